@@ -1,0 +1,1047 @@
+/*
+ * pjrtx C ABI.
+ *
+ * One stable C interface through which a framework drives any device plugin.
+ * A plugin is a shared library exporting exactly one symbol, GetPjrtxApi(),
+ * which returns a table of function pointers (PJRTX_Api). Everything else is
+ * reached through that table.
+ *
+ * Conventions (they hold for every declaration below unless it says
+ * otherwise):
+ *
+ * - Versioning. PJRTX_API_MAJOR changes when a field is removed, reordered
+ *   or retyped; PJRTX_API_MINOR when a field is appended to PJRTX_Api or to
+ *   an argument struct. A caller requires major == and minor >= what it
+ *   was built against.
+ * - Argument structs. Every function takes one pointer to an argument struct
+ *   that starts with `size_t struct_size; PJRTX_Extension_Base*
+ *   extension_start;`. The caller sets struct_size to the
+ *   <Struct>_STRUCT_SIZE constant of the header it was compiled with. A
+ *   callee rejects a struct smaller than it knows with INVALID_ARGUMENT naming
+ *   both sizes, and accepts a larger one (it ignores the fields it does not
+ *   know). Inputs come first, outputs (marked "out") last; outputs are zeroed
+ *   by the callee on entry.
+ * - Errors. A function returns NULL on success and a PJRTX_Error* otherwise.
+ *   The caller owns the error and frees it with PJRTX_Error_Destroy.
+ * - Threading. Every function is thread-safe. Destroying a handle twice, or
+ *   while another thread uses it, is undefined. Destroying NULL is a no-op.
+ * - Ownership. The client owns its devices, memories and topology
+ *   description; they live until the client is destroyed. The caller owns
+ *   buffers, events and errors. Strings returned by a query live as long as
+ *   the object they came from; they are not NUL-terminated unless stated,
+ *   so use the returned size.
+ * - Handles of another plugin or client are rejected with INVALID_ARGUMENT
+ *   where that can be detected.
+ *
+ * The header is C99 (no anonymous unions, no enum values above INT_MAX) and
+ * also compiles as C++.
+ */
+#ifndef PJRTX_PJRTX_C_API_H_
+#define PJRTX_PJRTX_C_API_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PJRTX_API_MAJOR 0
+#define PJRTX_API_MINOR 1
+
+/* Size of a struct up to and including its last field: what a caller passes
+ * in struct_size. Trailing padding is excluded so that appending a field
+ * never changes the size an older caller wrote. */
+#define PJRTX_STRUCT_SIZE(struct_type, last_field) \
+  (offsetof(struct_type, last_field) + sizeof(((struct_type*)0)->last_field))
+
+/* Defines <struct_type>_STRUCT_SIZE. */
+#define PJRTX_DEFINE_STRUCT_SIZE(struct_type, last_field) \
+  enum { struct_type##_STRUCT_SIZE =                      \
+             (int)PJRTX_STRUCT_SIZE(struct_type, last_field) }
+
+/* ------------------------------- Extensions ------------------------------ */
+
+/* Extension types. Values below 1000 are reserved for this header; a
+ * third-party extension picks a value of 1000 or more. */
+typedef enum {
+  PJRTX_Extension_Type_Reserved = 0
+} PJRTX_Extension_Type;
+
+/* A node of a singly linked chain of extensions. A table or argument struct
+ * points at the first node through `extension_start`; a consumer walks the
+ * chain and skips types it does not know. */
+typedef struct PJRTX_Extension_Base {
+  size_t struct_size;
+  PJRTX_Extension_Type type;
+  struct PJRTX_Extension_Base* next;
+} PJRTX_Extension_Base;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Extension_Base, next);
+
+/* ------------------------------ Opaque handles ---------------------------- */
+
+typedef struct PJRTX_Error PJRTX_Error;
+typedef struct PJRTX_Event PJRTX_Event;
+typedef struct PJRTX_Client PJRTX_Client;
+typedef struct PJRTX_Device PJRTX_Device;
+typedef struct PJRTX_DeviceDescription PJRTX_DeviceDescription;
+typedef struct PJRTX_Memory PJRTX_Memory;
+typedef struct PJRTX_TopologyDescription PJRTX_TopologyDescription;
+typedef struct PJRTX_Buffer PJRTX_Buffer;
+
+/* --------------------------------- Errors -------------------------------- */
+
+/* Status codes; numerically the absl/gRPC codes. */
+typedef enum {
+  PJRTX_Error_Code_OK = 0,
+  PJRTX_Error_Code_CANCELLED = 1,
+  PJRTX_Error_Code_UNKNOWN = 2,
+  PJRTX_Error_Code_INVALID_ARGUMENT = 3,
+  PJRTX_Error_Code_DEADLINE_EXCEEDED = 4,
+  PJRTX_Error_Code_NOT_FOUND = 5,
+  PJRTX_Error_Code_ALREADY_EXISTS = 6,
+  PJRTX_Error_Code_PERMISSION_DENIED = 7,
+  PJRTX_Error_Code_RESOURCE_EXHAUSTED = 8,
+  PJRTX_Error_Code_FAILED_PRECONDITION = 9,
+  PJRTX_Error_Code_ABORTED = 10,
+  PJRTX_Error_Code_OUT_OF_RANGE = 11,
+  PJRTX_Error_Code_UNIMPLEMENTED = 12,
+  PJRTX_Error_Code_INTERNAL = 13,
+  PJRTX_Error_Code_UNAVAILABLE = 14,
+  PJRTX_Error_Code_DATA_LOSS = 15,
+  PJRTX_Error_Code_UNAUTHENTICATED = 16
+} PJRTX_Error_Code;
+
+/* Frees `error`. NULL is a no-op. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Error* error;
+} PJRTX_Error_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Error_Destroy_Args, error);
+typedef void PJRTX_Error_Destroy(PJRTX_Error_Destroy_Args* args);
+
+/* The error's message; valid until the error is destroyed. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const PJRTX_Error* error;
+  const char* message; /* out */
+  size_t message_size; /* out */
+} PJRTX_Error_Message_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Error_Message_Args, message_size);
+typedef void PJRTX_Error_Message(PJRTX_Error_Message_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const PJRTX_Error* error;
+  PJRTX_Error_Code code; /* out */
+} PJRTX_Error_GetCode_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Error_GetCode_Args, code);
+typedef PJRTX_Error* PJRTX_Error_GetCode(PJRTX_Error_GetCode_Args* args);
+
+/* Factory a plugin hands to framework callbacks (the key-value store) so
+ * that they can report failures. Copies `message`. */
+typedef PJRTX_Error* (*PJRTX_CallbackError)(PJRTX_Error_Code code,
+                                            const char* message,
+                                            size_t message_size);
+
+/* ------------------------------ Named values ----------------------------- */
+
+typedef enum {
+  PJRTX_NamedValue_kString = 0,
+  PJRTX_NamedValue_kInt64 = 1,
+  PJRTX_NamedValue_kInt64List = 2,
+  PJRTX_NamedValue_kFloat = 3,
+  PJRTX_NamedValue_kBool = 4
+} PJRTX_NamedValue_Type;
+
+/* A typed name/value pair: client create options, attributes, the option
+ * schema. `value_size` is the element count for strings and lists and 1 for
+ * scalars. Arrays of PJRTX_NamedValue are indexed with sizeof, so this
+ * struct never grows. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const char* name;
+  size_t name_size;
+  PJRTX_NamedValue_Type type;
+  union {
+    const char* string_value;
+    int64_t int64_value;
+    const int64_t* int64_array_value;
+    float float_value;
+    bool bool_value;
+  } value;
+  size_t value_size;
+} PJRTX_NamedValue;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_NamedValue, value_size);
+
+/* --------------------------------- Plugin -------------------------------- */
+
+/* Called once by the framework after loading, before any other call except
+ * the error functions. Idempotent. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+} PJRTX_Plugin_Initialize_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_Initialize_Args, extension_start);
+typedef PJRTX_Error* PJRTX_Plugin_Initialize(PJRTX_Plugin_Initialize_Args* args);
+
+/* Attributes of the plugin; they live for the life of the process. Always
+ * present: `pjrtx.platform_name` (string), `pjrtx.plugin_version` (string),
+ * `pjrtx.api_version` (int64 list {major, minor}), `pjrtx.capabilities`
+ * (string, comma separated: e.g. "dlpack"). A plugin that finds no usable
+ * hardware adds `pjrtx.unavailable_reason` (string). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const PJRTX_NamedValue* attributes; /* out */
+  size_t num_attributes;              /* out */
+} PJRTX_Plugin_Attributes_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_Attributes_Args, num_attributes);
+typedef PJRTX_Error* PJRTX_Plugin_Attributes(PJRTX_Plugin_Attributes_Args* args);
+
+/* The client create options the plugin accepts: for each option its name,
+ * type and default value (in `options`), and a one-line description
+ * (`descriptions[i]`, NUL-terminated). Lives for the life of the process. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const PJRTX_NamedValue* options;   /* out */
+  const char* const* descriptions;   /* out */
+  size_t num_options;                /* out */
+} PJRTX_Plugin_OptionSchema_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_OptionSchema_Args, num_options);
+typedef PJRTX_Error* PJRTX_Plugin_OptionSchema(
+    PJRTX_Plugin_OptionSchema_Args* args);
+
+/* --------------------------------- Events -------------------------------- */
+
+/* An event becomes ready exactly once, with or without an error. */
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+} PJRTX_Event_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Destroy_Args, event);
+/* Frees the handle. Work the event tracks is unaffected; pending on-ready
+ * callbacks still run. */
+typedef PJRTX_Error* PJRTX_Event_Destroy(PJRTX_Event_Destroy_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+  bool is_ready; /* out */
+} PJRTX_Event_IsReady_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_IsReady_Args, is_ready);
+typedef PJRTX_Error* PJRTX_Event_IsReady(PJRTX_Event_IsReady_Args* args);
+
+/* Returns the event's error (a new PJRTX_Error the caller frees) or NULL if
+ * it succeeded. FAILED_PRECONDITION if the event is not ready yet. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+} PJRTX_Event_Error_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Error_Args, event);
+typedef PJRTX_Error* PJRTX_Event_Error(PJRTX_Event_Error_Args* args);
+
+/* Blocks the calling thread until the event is ready; returns its error.
+ * May be called from an on-ready callback. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+} PJRTX_Event_Await_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Await_Args, event);
+typedef PJRTX_Error* PJRTX_Event_Await(PJRTX_Event_Await_Args* args);
+
+/* Receives ownership of `error` (NULL on success) and must destroy it. The
+ * caller keeps ownership of `user_arg`. */
+typedef void (*PJRTX_Event_OnReadyCallback)(PJRTX_Error* error,
+                                            void* user_arg);
+
+/* Registers `callback` to run once when the event is ready. If the event is
+ * already ready the callback runs inline, on the calling thread, before
+ * OnReady returns; otherwise it runs on the plugin's callback thread, never
+ * on a device worker and never with a runtime lock held. The callback may
+ * destroy the event and may await other events. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+  PJRTX_Event_OnReadyCallback callback;
+  void* user_arg;
+} PJRTX_Event_OnReady_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_OnReady_Args, user_arg);
+typedef PJRTX_Error* PJRTX_Event_OnReady(PJRTX_Event_OnReady_Args* args);
+
+/* Creates a framework-owned event that is ready once PJRTX_Event_Set is
+ * called on it. Such an event can be passed as a wait event. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event; /* out */
+} PJRTX_Event_Create_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Create_Args, event);
+typedef PJRTX_Error* PJRTX_Event_Create(PJRTX_Event_Create_Args* args);
+
+/* Makes an event created by PJRTX_Event_Create ready, with an error unless
+ * `error_code` is OK. `error_message` is copied. FAILED_PRECONDITION if the
+ * event was set already or was not made by PJRTX_Event_Create. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Event* event;
+  PJRTX_Error_Code error_code;
+  const char* error_message;
+  size_t error_message_size;
+} PJRTX_Event_Set_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Set_Args, error_message_size);
+typedef PJRTX_Error* PJRTX_Event_Set(PJRTX_Event_Set_Args* args);
+
+/* --------------------------------- Client -------------------------------- */
+
+/* Key-value store callbacks for multi-process bootstrap. Both are
+ * thread-safe. Errors are made with `callback_error`. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const char* key;
+  size_t key_size;
+  int64_t timeout_in_ms;
+  PJRTX_CallbackError callback_error;
+  void* user_arg;
+  char* value;                          /* out */
+  size_t value_size;                    /* out */
+  void (*value_deleter_callback)(char*); /* out: frees `value` */
+} PJRTX_KeyValueGetCallback_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_KeyValueGetCallback_Args,
+                         value_deleter_callback);
+/* Blocks until `key` exists or the timeout passes (DEADLINE_EXCEEDED). */
+typedef PJRTX_Error* (*PJRTX_KeyValueGetCallback)(
+    PJRTX_KeyValueGetCallback_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const char* key;
+  size_t key_size;
+  const char* value;
+  size_t value_size;
+  PJRTX_CallbackError callback_error;
+  void* user_arg;
+} PJRTX_KeyValuePutCallback_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_KeyValuePutCallback_Args, user_arg);
+typedef PJRTX_Error* (*PJRTX_KeyValuePutCallback)(
+    PJRTX_KeyValuePutCallback_Args* args);
+
+/* Creates a client. Options are checked against the plugin's option schema
+ * (PJRTX_Plugin_OptionSchema): an unknown name or a value of the wrong type
+ * is INVALID_ARGUMENT naming the option; options not given take their
+ * defaults. The key-value callbacks are optional (NULL for a single
+ * process); the client keeps the callbacks and user args until destroyed. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const PJRTX_NamedValue* create_options;
+  size_t num_options;
+  PJRTX_KeyValueGetCallback kv_get_callback;
+  void* kv_get_user_arg;
+  PJRTX_KeyValuePutCallback kv_put_callback;
+  void* kv_put_user_arg;
+  PJRTX_Client* client; /* out */
+} PJRTX_Client_Create_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Create_Args, client);
+typedef PJRTX_Error* PJRTX_Client_Create(PJRTX_Client_Create_Args* args);
+
+/* Destroys the client after the work in flight on its devices finishes.
+ * Buffers still alive keep their memory until destroyed. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+} PJRTX_Client_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Destroy_Args, client);
+typedef PJRTX_Error* PJRTX_Client_Destroy(PJRTX_Client_Destroy_Args* args);
+
+/* Platform name (e.g. "tpu_emu") and version string. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const char* platform_name;      /* out */
+  size_t platform_name_size;      /* out */
+  const char* platform_version;   /* out */
+  size_t platform_version_size;   /* out */
+} PJRTX_Client_Platform_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Platform_Args, platform_version_size);
+typedef PJRTX_Error* PJRTX_Client_Platform(PJRTX_Client_Platform_Args* args);
+
+/* Index of this process among the processes of the job. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  int process_index; /* out */
+} PJRTX_Client_ProcessIndex_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_ProcessIndex_Args, process_index);
+typedef PJRTX_Error* PJRTX_Client_ProcessIndex(
+    PJRTX_Client_ProcessIndex_Args* args);
+
+/* Client attributes: the plugin's attributes plus what the client learned at
+ * creation. Live as long as the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const PJRTX_NamedValue* attributes; /* out */
+  size_t num_attributes;              /* out */
+} PJRTX_Client_Attributes_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Attributes_Args, num_attributes);
+typedef PJRTX_Error* PJRTX_Client_Attributes(
+    PJRTX_Client_Attributes_Args* args);
+
+/* All devices of the job (Devices) or those this process drives
+ * (AddressableDevices). The array lives as long as the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  PJRTX_Device* const* devices; /* out */
+  size_t num_devices;           /* out */
+} PJRTX_Client_Devices_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Devices_Args, num_devices);
+typedef PJRTX_Error* PJRTX_Client_Devices(PJRTX_Client_Devices_Args* args);
+typedef PJRTX_Error* PJRTX_Client_AddressableDevices(
+    PJRTX_Client_Devices_Args* args);
+
+/* The device with global id `id`; NOT_FOUND naming the id and the valid
+ * range otherwise. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  int64_t id;
+  PJRTX_Device* device; /* out */
+} PJRTX_Client_LookupDevice_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_LookupDevice_Args, device);
+typedef PJRTX_Error* PJRTX_Client_LookupDevice(
+    PJRTX_Client_LookupDevice_Args* args);
+
+/* Memories addressable by this process. Lives as long as the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  PJRTX_Memory* const* memories; /* out */
+  size_t num_memories;           /* out */
+} PJRTX_Client_AddressableMemories_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_AddressableMemories_Args, num_memories);
+typedef PJRTX_Error* PJRTX_Client_AddressableMemories(
+    PJRTX_Client_AddressableMemories_Args* args);
+
+/* The topology of the devices of the job, owned by the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  PJRTX_TopologyDescription* topology; /* out */
+} PJRTX_Client_TopologyDescription_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_TopologyDescription_Args, topology);
+typedef PJRTX_Error* PJRTX_Client_TopologyDescription(
+    PJRTX_Client_TopologyDescription_Args* args);
+
+/* ------------------------------ Element types ---------------------------- */
+
+/* Values are PJRT's, in order. Supported in 0.1: PRED, S8-S64, U8-U64, F16,
+ * BF16, F32, F64, F8E5M2, F8E4M3FN. A plugin answers other types with
+ * UNIMPLEMENTED naming the type. */
+typedef enum {
+  PJRTX_Buffer_Type_INVALID = 0,
+  PJRTX_Buffer_Type_PRED,
+  PJRTX_Buffer_Type_S8,
+  PJRTX_Buffer_Type_S16,
+  PJRTX_Buffer_Type_S32,
+  PJRTX_Buffer_Type_S64,
+  PJRTX_Buffer_Type_U8,
+  PJRTX_Buffer_Type_U16,
+  PJRTX_Buffer_Type_U32,
+  PJRTX_Buffer_Type_U64,
+  PJRTX_Buffer_Type_F16,
+  PJRTX_Buffer_Type_F32,
+  PJRTX_Buffer_Type_F64,
+  PJRTX_Buffer_Type_BF16,
+  PJRTX_Buffer_Type_C64,
+  PJRTX_Buffer_Type_C128,
+  PJRTX_Buffer_Type_F8E5M2,
+  PJRTX_Buffer_Type_F8E4M3FN,
+  PJRTX_Buffer_Type_F8E4M3B11FNUZ,
+  PJRTX_Buffer_Type_F8E5M2FNUZ,
+  PJRTX_Buffer_Type_F8E4M3FNUZ,
+  PJRTX_Buffer_Type_S4,
+  PJRTX_Buffer_Type_U4,
+  PJRTX_Buffer_Type_TOKEN,
+  PJRTX_Buffer_Type_S2,
+  PJRTX_Buffer_Type_U2,
+  PJRTX_Buffer_Type_F8E4M3,
+  PJRTX_Buffer_Type_F8E3M4,
+  PJRTX_Buffer_Type_F8E8M0FNU,
+  PJRTX_Buffer_Type_F4E2M1FN,
+  PJRTX_Buffer_Type_S1,
+  PJRTX_Buffer_Type_U1,
+  PJRTX_Buffer_Type_F6E2M3FN,
+  PJRTX_Buffer_Type_F6E3M2FN
+} PJRTX_Buffer_Type;
+
+/* --------------------------- Device descriptions ------------------------- */
+
+/* A device description is owned by its device (or topology). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  PJRTX_DeviceDescription* device_description; /* out */
+} PJRTX_Device_GetDescription_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_GetDescription_Args, device_description);
+typedef PJRTX_Error* PJRTX_Device_GetDescription(
+    PJRTX_Device_GetDescription_Args* args);
+
+/* Global id, unique across the processes of the job. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_DeviceDescription* device_description;
+  int64_t id; /* out */
+} PJRTX_DeviceDescription_Id_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_DeviceDescription_Id_Args, id);
+typedef PJRTX_Error* PJRTX_DeviceDescription_Id(
+    PJRTX_DeviceDescription_Id_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_DeviceDescription* device_description;
+  int process_index; /* out */
+} PJRTX_DeviceDescription_ProcessIndex_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_DeviceDescription_ProcessIndex_Args,
+                         process_index);
+typedef PJRTX_Error* PJRTX_DeviceDescription_ProcessIndex(
+    PJRTX_DeviceDescription_ProcessIndex_Args* args);
+
+/* Device kind, e.g. "TPU v5 lite (emulated)". */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_DeviceDescription* device_description;
+  const char* device_kind; /* out */
+  size_t device_kind_size; /* out */
+} PJRTX_DeviceDescription_Kind_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_DeviceDescription_Kind_Args, device_kind_size);
+typedef PJRTX_Error* PJRTX_DeviceDescription_Kind(
+    PJRTX_DeviceDescription_Kind_Args* args);
+
+/* Device attributes (e.g. `coords`, an int64 list of 3). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_DeviceDescription* device_description;
+  const PJRTX_NamedValue* attributes; /* out */
+  size_t num_attributes;              /* out */
+} PJRTX_DeviceDescription_Attributes_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_DeviceDescription_Attributes_Args,
+                         num_attributes);
+typedef PJRTX_Error* PJRTX_DeviceDescription_Attributes(
+    PJRTX_DeviceDescription_Attributes_Args* args);
+
+/* A short (ToString) or a detailed (DebugString) text. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_DeviceDescription* device_description;
+  const char* text; /* out */
+  size_t text_size; /* out */
+} PJRTX_DeviceDescription_String_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_DeviceDescription_String_Args, text_size);
+typedef PJRTX_Error* PJRTX_DeviceDescription_ToString(
+    PJRTX_DeviceDescription_String_Args* args);
+typedef PJRTX_Error* PJRTX_DeviceDescription_DebugString(
+    PJRTX_DeviceDescription_String_Args* args);
+
+/* -------------------------------- Devices -------------------------------- */
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  bool is_addressable; /* out */
+} PJRTX_Device_IsAddressable_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_IsAddressable_Args, is_addressable);
+typedef PJRTX_Error* PJRTX_Device_IsAddressable(
+    PJRTX_Device_IsAddressable_Args* args);
+
+/* Index of an addressable device among this process's devices;
+ * FAILED_PRECONDITION for a device of another process. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  int local_hardware_id; /* out */
+} PJRTX_Device_LocalHardwareId_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_LocalHardwareId_Args, local_hardware_id);
+typedef PJRTX_Error* PJRTX_Device_LocalHardwareId(
+    PJRTX_Device_LocalHardwareId_Args* args);
+
+/* Memories the device can address; the array lives as long as the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  PJRTX_Memory* const* memories; /* out */
+  size_t num_memories;           /* out */
+} PJRTX_Device_AddressableMemories_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_AddressableMemories_Args, num_memories);
+typedef PJRTX_Error* PJRTX_Device_AddressableMemories(
+    PJRTX_Device_AddressableMemories_Args* args);
+
+/* The memory buffers go to when no memory is named. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  PJRTX_Memory* memory; /* out */
+} PJRTX_Device_DefaultMemory_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_DefaultMemory_Args, memory);
+typedef PJRTX_Error* PJRTX_Device_DefaultMemory(
+    PJRTX_Device_DefaultMemory_Args* args);
+
+/* Statistics of the device's default memory. `bytes_limit` is 0 when the
+ * memory has no limit. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  int64_t bytes_in_use;      /* out */
+  int64_t peak_bytes_in_use; /* out */
+  int64_t num_allocs;        /* out: live allocations */
+  int64_t bytes_limit;       /* out */
+} PJRTX_Device_MemoryStats_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_MemoryStats_Args, bytes_limit);
+typedef PJRTX_Error* PJRTX_Device_MemoryStats(
+    PJRTX_Device_MemoryStats_Args* args);
+
+/* Monotonic per-device transfer counters, read as a snapshot; subtract two
+ * snapshots to measure an interval. host_to_device and device_to_host count
+ * copies between host memory and the device; device_to_device counts
+ * copies into this device from another device of the same process (ICI);
+ * staging counts copies through host staging memory made on behalf of a
+ * transport; dcn counts bytes this device sent to and received from other
+ * processes. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Device* device;
+  int64_t host_to_device_bytes;   /* out */
+  int64_t host_to_device_ops;     /* out */
+  int64_t device_to_host_bytes;   /* out */
+  int64_t device_to_host_ops;     /* out */
+  int64_t device_to_device_bytes; /* out */
+  int64_t device_to_device_ops;   /* out */
+  int64_t staging_bytes;          /* out */
+  int64_t staging_ops;            /* out */
+  int64_t dcn_sent_bytes;         /* out */
+  int64_t dcn_sent_ops;           /* out */
+  int64_t dcn_received_bytes;     /* out */
+  int64_t dcn_received_ops;       /* out */
+} PJRTX_Device_TransferCounters_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Device_TransferCounters_Args, dcn_received_ops);
+typedef PJRTX_Error* PJRTX_Device_TransferCounters(
+    PJRTX_Device_TransferCounters_Args* args);
+
+/* -------------------------------- Memories ------------------------------- */
+
+/* Id unique within the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Memory* memory;
+  int id; /* out */
+} PJRTX_Memory_Id_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_Id_Args, id);
+typedef PJRTX_Error* PJRTX_Memory_Id(PJRTX_Memory_Id_Args* args);
+
+/* Memory kind: "device", "pinned_host" or "unpinned_host", and its numeric
+ * id (0, 1, 2 respectively; a plugin-specific kind takes 100 or more). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Memory* memory;
+  const char* kind; /* out */
+  size_t kind_size; /* out */
+  int kind_id;      /* out */
+} PJRTX_Memory_Kind_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_Kind_Args, kind_id);
+typedef PJRTX_Error* PJRTX_Memory_Kind(PJRTX_Memory_Kind_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Memory* memory;
+  const char* text; /* out */
+  size_t text_size; /* out */
+} PJRTX_Memory_String_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_String_Args, text_size);
+typedef PJRTX_Error* PJRTX_Memory_ToString(PJRTX_Memory_String_Args* args);
+
+/* Devices that can address this memory; lives as long as the client. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Memory* memory;
+  PJRTX_Device* const* devices; /* out */
+  size_t num_devices;           /* out */
+} PJRTX_Memory_AddressableByDevices_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_AddressableByDevices_Args, num_devices);
+typedef PJRTX_Error* PJRTX_Memory_AddressableByDevices(
+    PJRTX_Memory_AddressableByDevices_Args* args);
+
+/* ------------------------------- Topology -------------------------------- */
+
+/* Platform name of the topology. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_TopologyDescription* topology;
+  const char* platform_name; /* out */
+  size_t platform_name_size; /* out */
+} PJRTX_TopologyDescription_PlatformName_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_TopologyDescription_PlatformName_Args,
+                         platform_name_size);
+typedef PJRTX_Error* PJRTX_TopologyDescription_PlatformName(
+    PJRTX_TopologyDescription_PlatformName_Args* args);
+
+/* Descriptions of every device of the topology, all processes included. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_TopologyDescription* topology;
+  PJRTX_DeviceDescription* const* descriptions; /* out */
+  size_t num_descriptions;                      /* out */
+} PJRTX_TopologyDescription_GetDeviceDescriptions_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_TopologyDescription_GetDeviceDescriptions_Args,
+                         num_descriptions);
+typedef PJRTX_Error* PJRTX_TopologyDescription_GetDeviceDescriptions(
+    PJRTX_TopologyDescription_GetDeviceDescriptions_Args* args);
+
+/* Topology attributes (e.g. `topology` = "v5e:2x2", `num_slices`). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_TopologyDescription* topology;
+  const PJRTX_NamedValue* attributes; /* out */
+  size_t num_attributes;              /* out */
+} PJRTX_TopologyDescription_Attributes_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_TopologyDescription_Attributes_Args,
+                         num_attributes);
+typedef PJRTX_Error* PJRTX_TopologyDescription_Attributes(
+    PJRTX_TopologyDescription_Attributes_Args* args);
+
+/* -------------------------------- Buffers -------------------------------- */
+
+/* How a host buffer given to BufferFromHostBuffer may be used. */
+typedef enum {
+  /* Copied before the call returns; the host buffer may be reused at once. */
+  PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall = 0,
+  /* Copied asynchronously; the host buffer must stay unchanged until
+   * `done_with_host_buffer` is ready. */
+  PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes = 1,
+  /* The runtime may alias the host buffer instead of copying (when the
+   * memory can be addressed in place and the layout is dense); it never
+   * writes it. The buffer must stay alive and unchanged until
+   * `done_with_host_buffer` is ready, which for an aliased buffer is when
+   * the device buffer's memory is released. */
+  PJRTX_HostBufferSemantics_kImmutableZeroCopy = 2,
+  /* As kImmutableZeroCopy, and the runtime may also write it. */
+  PJRTX_HostBufferSemantics_kMutableZeroCopy = 3
+} PJRTX_HostBufferSemantics;
+
+/* Creates a buffer on `device` (its default memory) or in `memory` (one of
+ * the two must be set; if both are, the memory must be addressable by the
+ * device) holding a copy of, or an alias to, host data. `byte_strides`
+ * (optional, `num_dims` entries) describe the host layout; NULL means dense
+ * row-major. The copy starts after every `wait_events[i]` is ready; an error
+ * in one of them becomes the buffer's error. `done_with_host_buffer` is
+ * owned by the caller. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const void* data;
+  PJRTX_Buffer_Type type;
+  const int64_t* dims;
+  size_t num_dims;
+  const int64_t* byte_strides;
+  size_t num_byte_strides;
+  PJRTX_HostBufferSemantics host_buffer_semantics;
+  PJRTX_Device* device;
+  PJRTX_Memory* memory;
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  PJRTX_Event* done_with_host_buffer; /* out */
+  PJRTX_Buffer* buffer;               /* out */
+} PJRTX_Client_BufferFromHostBuffer_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_BufferFromHostBuffer_Args, buffer);
+typedef PJRTX_Error* PJRTX_Client_BufferFromHostBuffer(
+    PJRTX_Client_BufferFromHostBuffer_Args* args);
+
+/* Frees the handle; the memory is released once the operations using it are
+ * complete (as PJRTX_Buffer_Delete). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+} PJRTX_Buffer_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_Destroy_Args, buffer);
+typedef PJRTX_Error* PJRTX_Buffer_Destroy(PJRTX_Buffer_Destroy_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Buffer_Type type; /* out */
+} PJRTX_Buffer_ElementType_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_ElementType_Args, type);
+typedef PJRTX_Error* PJRTX_Buffer_ElementType(
+    PJRTX_Buffer_ElementType_Args* args);
+
+/* Dimensions; the array lives as long as the buffer handle. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  const int64_t* dims; /* out */
+  size_t num_dims;     /* out */
+} PJRTX_Buffer_Dimensions_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_Dimensions_Args, num_dims);
+typedef PJRTX_Error* PJRTX_Buffer_Dimensions(
+    PJRTX_Buffer_Dimensions_Args* args);
+
+/* Bytes the buffer occupies on its memory. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  size_t on_device_size_in_bytes; /* out */
+} PJRTX_Buffer_OnDeviceSizeInBytes_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_OnDeviceSizeInBytes_Args,
+                         on_device_size_in_bytes);
+typedef PJRTX_Error* PJRTX_Buffer_OnDeviceSizeInBytes(
+    PJRTX_Buffer_OnDeviceSizeInBytes_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Device* device; /* out */
+} PJRTX_Buffer_Device_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_Device_Args, device);
+typedef PJRTX_Error* PJRTX_Buffer_Device(PJRTX_Buffer_Device_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Memory* memory; /* out */
+} PJRTX_Buffer_Memory_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_Memory_Args, memory);
+typedef PJRTX_Error* PJRTX_Buffer_Memory(PJRTX_Buffer_Memory_Args* args);
+
+/* Releases the buffer's memory once the operations using it are complete.
+ * The handle stays valid for IsDeleted and Destroy; any other use is
+ * FAILED_PRECONDITION. Deleting twice is a no-op. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+} PJRTX_Buffer_Delete_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_Delete_Args, buffer);
+typedef PJRTX_Error* PJRTX_Buffer_Delete(PJRTX_Buffer_Delete_Args* args);
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  bool is_deleted; /* out */
+} PJRTX_Buffer_IsDeleted_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_IsDeleted_Args, is_deleted);
+typedef PJRTX_Error* PJRTX_Buffer_IsDeleted(PJRTX_Buffer_IsDeleted_Args* args);
+
+/* An event ready when the buffer's contents are defined (with the error of
+ * the operation that was to define them, if it failed). Owned by the
+ * caller. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Event* event; /* out */
+} PJRTX_Buffer_ReadyEvent_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_ReadyEvent_Args, event);
+typedef PJRTX_Error* PJRTX_Buffer_ReadyEvent(
+    PJRTX_Buffer_ReadyEvent_Args* args);
+
+/* Copies the buffer to host memory `dst` as dense row-major data. With
+ * `dst` NULL it only sets `dst_size` to the bytes needed. Otherwise
+ * `dst_size` must be at least that (else INVALID_ARGUMENT naming both
+ * sizes) and `dst` must stay alive until `event` (owned by the caller) is
+ * ready. The copy starts after the buffer is defined and every
+ * `wait_events[i]` is ready. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* src;
+  void* dst;
+  size_t dst_size; /* in, or out when dst is NULL */
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  PJRTX_Event* event; /* out */
+} PJRTX_Buffer_ToHostBuffer_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_ToHostBuffer_Args, event);
+typedef PJRTX_Error* PJRTX_Buffer_ToHostBuffer(
+    PJRTX_Buffer_ToHostBuffer_Args* args);
+
+/* Copies the buffer to the default memory of `dst_device`. The new buffer is
+ * returned at once; it is defined when the copy completes. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Device* dst_device;
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  PJRTX_Buffer* dst_buffer; /* out */
+} PJRTX_Buffer_CopyToDevice_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_CopyToDevice_Args, dst_buffer);
+typedef PJRTX_Error* PJRTX_Buffer_CopyToDevice(
+    PJRTX_Buffer_CopyToDevice_Args* args);
+
+/* Copies the buffer into `dst_memory` (e.g. from device to pinned_host). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  PJRTX_Memory* dst_memory;
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  PJRTX_Buffer* dst_buffer; /* out */
+} PJRTX_Buffer_CopyToMemory_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_CopyToMemory_Args, dst_buffer);
+typedef PJRTX_Error* PJRTX_Buffer_CopyToMemory(
+    PJRTX_Buffer_CopyToMemory_Args* args);
+
+/* ------------------------------- The table ------------------------------- */
+
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  int major_version;
+  int minor_version;
+} PJRTX_Api_Version;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api_Version, minor_version);
+
+/* Declares the slot `name` of type PJRTX_<name>*. */
+#define PJRTX_API_SLOT(name) PJRTX_##name* name
+
+/* Every slot is non-NULL; a call the plugin does not support returns
+ * UNIMPLEMENTED. Fields are only ever appended. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Api_Version pjrtx_api_version;
+
+  /* 0.1 */
+  PJRTX_API_SLOT(Error_Destroy);
+  PJRTX_API_SLOT(Error_Message);
+  PJRTX_API_SLOT(Error_GetCode);
+
+  PJRTX_API_SLOT(Plugin_Initialize);
+  PJRTX_API_SLOT(Plugin_Attributes);
+  PJRTX_API_SLOT(Plugin_OptionSchema);
+
+  PJRTX_API_SLOT(Event_Destroy);
+  PJRTX_API_SLOT(Event_IsReady);
+  PJRTX_API_SLOT(Event_Error);
+  PJRTX_API_SLOT(Event_Await);
+  PJRTX_API_SLOT(Event_OnReady);
+  PJRTX_API_SLOT(Event_Create);
+  PJRTX_API_SLOT(Event_Set);
+
+  PJRTX_API_SLOT(Client_Create);
+  PJRTX_API_SLOT(Client_Destroy);
+  PJRTX_API_SLOT(Client_Platform);
+  PJRTX_API_SLOT(Client_ProcessIndex);
+  PJRTX_API_SLOT(Client_Attributes);
+  PJRTX_API_SLOT(Client_Devices);
+  PJRTX_API_SLOT(Client_AddressableDevices);
+  PJRTX_API_SLOT(Client_LookupDevice);
+  PJRTX_API_SLOT(Client_AddressableMemories);
+  PJRTX_API_SLOT(Client_TopologyDescription);
+  PJRTX_API_SLOT(Client_BufferFromHostBuffer);
+
+  PJRTX_API_SLOT(Device_GetDescription);
+  PJRTX_API_SLOT(Device_IsAddressable);
+  PJRTX_API_SLOT(Device_LocalHardwareId);
+  PJRTX_API_SLOT(Device_AddressableMemories);
+  PJRTX_API_SLOT(Device_DefaultMemory);
+  PJRTX_API_SLOT(Device_MemoryStats);
+  PJRTX_API_SLOT(Device_TransferCounters);
+
+  PJRTX_API_SLOT(DeviceDescription_Id);
+  PJRTX_API_SLOT(DeviceDescription_ProcessIndex);
+  PJRTX_API_SLOT(DeviceDescription_Kind);
+  PJRTX_API_SLOT(DeviceDescription_Attributes);
+  PJRTX_API_SLOT(DeviceDescription_ToString);
+  PJRTX_API_SLOT(DeviceDescription_DebugString);
+
+  PJRTX_API_SLOT(Memory_Id);
+  PJRTX_API_SLOT(Memory_Kind);
+  PJRTX_API_SLOT(Memory_ToString);
+  PJRTX_API_SLOT(Memory_AddressableByDevices);
+
+  PJRTX_API_SLOT(TopologyDescription_PlatformName);
+  PJRTX_API_SLOT(TopologyDescription_GetDeviceDescriptions);
+  PJRTX_API_SLOT(TopologyDescription_Attributes);
+
+  PJRTX_API_SLOT(Buffer_Destroy);
+  PJRTX_API_SLOT(Buffer_ElementType);
+  PJRTX_API_SLOT(Buffer_Dimensions);
+  PJRTX_API_SLOT(Buffer_OnDeviceSizeInBytes);
+  PJRTX_API_SLOT(Buffer_Device);
+  PJRTX_API_SLOT(Buffer_Memory);
+  PJRTX_API_SLOT(Buffer_Delete);
+  PJRTX_API_SLOT(Buffer_IsDeleted);
+  PJRTX_API_SLOT(Buffer_ReadyEvent);
+  PJRTX_API_SLOT(Buffer_ToHostBuffer);
+  PJRTX_API_SLOT(Buffer_CopyToDevice);
+  PJRTX_API_SLOT(Buffer_CopyToMemory);
+} PJRTX_Api;
+
+/* Size of the table at 0.1; a loader needing 0.1 requires at least this. */
+#define PJRTX_Api_STRUCT_SIZE_0_1 \
+  PJRTX_STRUCT_SIZE(PJRTX_Api, Buffer_CopyToMemory)
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Buffer_CopyToMemory);
+
+/* The one symbol a plugin exports. Returns a table that lives for the life
+ * of the process; safe to call from any thread, any number of times. */
+typedef const PJRTX_Api* (*PJRTX_GetApiFn)(void);
+const PJRTX_Api* GetPjrtxApi(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PJRTX_PJRTX_C_API_H_ */

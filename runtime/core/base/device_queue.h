@@ -1,0 +1,34 @@
+// The ordering primitive the core schedules device work on.
+#ifndef PJRTX_RUNTIME_CORE_BASE_DEVICE_QUEUE_H_
+#define PJRTX_RUNTIME_CORE_BASE_DEVICE_QUEUE_H_
+
+#include <vector>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+#include "runtime/core/base/event.h"
+
+namespace pjrtx {
+
+// An in-order queue of work for one device, like a CUDA stream. A driver
+// with native queues implements it over them; otherwise the core supplies a
+// HostQueue. Thread-safe.
+class DeviceQueue {
+ public:
+  using Task = absl::AnyInvocable<absl::Status() &&>;
+
+  virtual ~DeviceQueue() = default;
+
+  // Runs `task` after every event of `wait_for` is ready and after every
+  // task enqueued earlier has finished. Returns an event ready when the task
+  // has run, carrying its status. If an awaited event fails, the task is not
+  // run and the returned event carries that event's error. Never blocks.
+  virtual EventRef Enqueue(std::vector<EventRef> wait_for, Task task) = 0;
+
+  // Blocks until every task enqueued so far has finished.
+  virtual void WaitIdle() = 0;
+};
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_DEVICE_QUEUE_H_

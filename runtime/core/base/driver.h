@@ -1,0 +1,101 @@
+// The C++ interface a device plugin implements. The core turns it into the
+// whole C ABI: queues, events, buffers, accounting, handle checks.
+#ifndef PJRTX_RUNTIME_CORE_BASE_DRIVER_H_
+#define PJRTX_RUNTIME_CORE_BASE_DRIVER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "runtime/core/base/device_queue.h"
+#include "runtime/core/base/value.h"
+
+namespace pjrtx {
+
+// An address in a driver's memory. Opaque to the core, which never
+// dereferences it: only the driver knows what it means.
+struct DeviceAddress {
+  uintptr_t value = 0;
+};
+
+// A memory a driver exposes (PJRTX_Memory).
+struct MemorySpec {
+  std::string kind;  // "device", "pinned_host", "unpinned_host", ...
+  int kind_id = 0;   // 0 device, 1 pinned_host, 2 unpinned_host.
+  // Indices (into TopologySpec::devices) of the devices that address it.
+  std::vector<int> devices;
+  // Accounting limit in bytes; allocations past it are RESOURCE_EXHAUSTED.
+  // 0 means no limit.
+  int64_t bytes_limit = 0;
+  // True when addresses in this memory are plain host pointers, so the core
+  // may alias a zero-copy host buffer instead of copying it.
+  bool host_addressable = false;
+};
+
+// A device (PJRTX_Device) as the driver describes it.
+struct DeviceSpec {
+  int64_t global_id = 0;  // Unique across the processes of the job.
+  int process_index = 0;
+  std::string kind;        // e.g. "TPU v5 lite (emulated)".
+  std::string to_string;   // Short, e.g. "TpuEmuDevice(id=3)".
+  std::string debug_string;
+  std::vector<Attribute> attributes;
+  bool addressable = true;
+  // Indices into TopologySpec::memories; the first is the default memory.
+  // Empty for a device of another process.
+  std::vector<int> memories;
+};
+
+struct TopologySpec {
+  std::string platform_version;
+  int process_index = 0;
+  std::vector<DeviceSpec> devices;   // All devices of the job.
+  std::vector<MemorySpec> memories;  // Memories of this process.
+  std::vector<Attribute> attributes;
+};
+
+// Synchronous device primitives. The core calls them from its device queues
+// (one task at a time per device, possibly concurrently across devices), so
+// implementations must be thread-safe across devices. Memory indices refer
+// to TopologySpec::memories.
+class Driver {
+ public:
+  virtual ~Driver() = default;
+
+  // Called once, right after creation.
+  virtual TopologySpec Describe() = 0;
+
+  // Allocates `size` (> 0) bytes. The core does the limit accounting.
+  virtual absl::StatusOr<DeviceAddress> Allocate(int memory, size_t size) = 0;
+  virtual void Free(int memory, DeviceAddress address, size_t size) = 0;
+
+  // Copies host memory into `memory` and back.
+  virtual absl::Status CopyFromHost(int memory, DeviceAddress dst,
+                                    const void* src, size_t size) = 0;
+  virtual absl::Status CopyToHost(int memory, void* dst, DeviceAddress src,
+                                  size_t size) = 0;
+  // Copies between two memories (possibly of different devices).
+  virtual absl::Status CopyBetween(int dst_memory, DeviceAddress dst,
+                                   int src_memory, DeviceAddress src,
+                                   size_t size) = 0;
+
+  // Optional: threads for the core's host queues (0: one per hardware
+  // thread; 1 makes all devices run cooperatively on one thread).
+  virtual int NumWorkerThreads() const { return 0; }
+
+  // Optional: a native in-order queue for addressable device `device`
+  // (index into TopologySpec::devices). nullptr makes the core use a
+  // HostQueue on its thread pool.
+  virtual std::unique_ptr<DeviceQueue> CreateNativeQueue(int device) {
+    (void)device;
+    return nullptr;
+  }
+};
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_DRIVER_H_

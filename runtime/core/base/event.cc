@@ -1,0 +1,99 @@
+#include "runtime/core/base/event.h"
+
+#include <utility>
+
+namespace pjrtx {
+
+EventRef Event::Create() { return std::make_shared<Event>(); }
+
+EventRef Event::MakeReady(absl::Status status) {
+  EventRef event = Create();
+  event->Set(std::move(status));
+  return event;
+}
+
+absl::Status Event::Await() const {
+  if (!IsReady()) {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](const std::atomic<bool>* ready) {
+          return ready->load(std::memory_order_acquire);
+        },
+        &ready_));
+  }
+  return status_;
+}
+
+void Event::AndThen(Continuation fn) {
+  if (!IsReady()) {
+    absl::MutexLock lock(&mu_);
+    if (!ready_.load(std::memory_order_relaxed)) {
+      continuations_.push_back(std::move(fn));
+      return;
+    }
+  }
+  std::move(fn)(status_);
+}
+
+bool Event::Set(absl::Status status) {
+  std::vector<Continuation> continuations;
+  {
+    absl::MutexLock lock(&mu_);
+    if (ready_.load(std::memory_order_relaxed)) return false;
+    status_ = std::move(status);
+    ready_.store(true, std::memory_order_release);
+    continuations.swap(continuations_);
+  }
+  // Run outside the lock: a continuation may register more work on this
+  // event or drop the last reference to an object that owns it.
+  for (Continuation& fn : continuations) std::move(fn)(status_);
+  return true;
+}
+
+namespace {
+
+// Shared state of an AfterAll: counts down the pending inputs.
+struct Countdown {
+  explicit Countdown(size_t n) : pending(n) {}
+  std::atomic<size_t> pending;
+  absl::Mutex mu;
+  // Index of the failed input with the lowest position, and its status.
+  size_t first_error_index ABSL_GUARDED_BY(mu) = SIZE_MAX;
+  absl::Status first_error ABSL_GUARDED_BY(mu);
+  EventRef result = Event::Create();
+
+  void Arrive(size_t index, const absl::Status& status) {
+    if (!status.ok()) {
+      absl::MutexLock lock(&mu);
+      if (index < first_error_index) {
+        first_error_index = index;
+        first_error = status;
+      }
+    }
+    if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      absl::Status final_status;
+      {
+        absl::MutexLock lock(&mu);
+        final_status = first_error;
+      }
+      result->Set(std::move(final_status));
+    }
+  }
+};
+
+}  // namespace
+
+EventRef AfterAll(absl::Span<const EventRef> events) {
+  if (events.empty()) return Event::MakeReady();
+  if (events.size() == 1) return events[0];
+  auto countdown = std::make_shared<Countdown>(events.size());
+  EventRef result = countdown->result;
+  for (size_t i = 0; i < events.size(); ++i) {
+    events[i]->AndThen([countdown, i](const absl::Status& status) {
+      countdown->Arrive(i, status);
+    });
+  }
+  return result;
+}
+
+}  // namespace pjrtx

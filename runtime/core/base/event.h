@@ -1,0 +1,66 @@
+// A one-shot completion signal carrying an absl::Status.
+#ifndef PJRTX_RUNTIME_CORE_BASE_EVENT_H_
+#define PJRTX_RUNTIME_CORE_BASE_EVENT_H_
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/types/span.h"
+
+namespace pjrtx {
+
+class Event;
+// Events are shared: the operation that sets one and every waiter hold a
+// reference, so an event outlives whichever side finishes first.
+using EventRef = std::shared_ptr<Event>;
+
+// Becomes ready exactly once, with a status. Thread-safe.
+//
+// Continuations registered with AndThen run inline: on the registering
+// thread if the event is already ready, otherwise on the thread that calls
+// Set (often a device worker). They must therefore be short and must never
+// block; anything user-facing is posted elsewhere (see CallbackThread).
+class Event {
+ public:
+  using Continuation = absl::AnyInvocable<void(const absl::Status&) &&>;
+
+  static EventRef Create();
+  static EventRef MakeReady(absl::Status status = absl::OkStatus());
+
+  Event() = default;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  bool IsReady() const { return ready_.load(std::memory_order_acquire); }
+
+  // The final status. Requires IsReady().
+  const absl::Status& status() const { return status_; }
+
+  // Blocks until ready and returns the status.
+  absl::Status Await() const;
+
+  // Runs `fn` once the event is ready (inline if it already is).
+  void AndThen(Continuation fn);
+
+  // Makes the event ready. Returns false (and changes nothing) if it was
+  // already set.
+  bool Set(absl::Status status);
+
+ private:
+  mutable absl::Mutex mu_;
+  std::atomic<bool> ready_{false};
+  absl::Status status_;  // Written once under mu_ before ready_ is published.
+  std::vector<Continuation> continuations_ ABSL_GUARDED_BY(mu_);
+};
+
+// An event ready when all of `events` are; its status is the first error
+// among them (in argument order), or OK.
+EventRef AfterAll(absl::Span<const EventRef> events);
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_EVENT_H_

@@ -1,0 +1,45 @@
+// DeviceQueue over a shared thread pool, for drivers without native queues.
+#ifndef PJRTX_RUNTIME_CORE_BASE_HOST_QUEUE_H_
+#define PJRTX_RUNTIME_CORE_BASE_HOST_QUEUE_H_
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "runtime/core/base/device_queue.h"
+#include "runtime/core/base/thread_pool.h"
+
+namespace pjrtx {
+
+// Runs tasks in order on `pool`, at most one at a time, without dedicating
+// a thread to the device: when the head task is ready the queue schedules a
+// drain on the pool, which runs ready tasks until the head is not ready.
+// Waiting on an event never occupies a thread; it is a continuation that
+// marks the task ready. So hundreds of devices share a few threads, and a
+// 1-thread pool runs every device cooperatively.
+//
+// The pool must outlive the queue; WaitIdle() before destroying it.
+class HostQueue : public DeviceQueue {
+ public:
+  explicit HostQueue(ThreadPool* pool) : pool_(pool) {}
+  ~HostQueue() override;
+
+  EventRef Enqueue(std::vector<EventRef> wait_for, Task task) override;
+  void WaitIdle() override;
+
+ private:
+  struct Item;
+
+  void OnItemReady(Item* item);
+  void Drain();
+
+  ThreadPool* const pool_;
+  absl::Mutex mu_;
+  std::deque<std::shared_ptr<Item>> items_ ABSL_GUARDED_BY(mu_);
+  bool draining_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_HOST_QUEUE_H_

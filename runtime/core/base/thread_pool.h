@@ -1,0 +1,39 @@
+// A fixed set of worker threads running posted closures in FIFO order.
+#ifndef PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
+#define PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
+
+#include <deque>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/synchronization/mutex.h"
+
+namespace pjrtx {
+
+// Thread-safe. The destructor runs every closure already posted, then joins
+// the threads; it must not run on one of the pool's own threads.
+class ThreadPool {
+ public:
+  // `num_threads` <= 0 means one per hardware thread.
+  explicit ThreadPool(int num_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  void Schedule(absl::AnyInvocable<void() &&> fn);
+  int num_threads() const { return static_cast<int>(threads_.size()); }
+
+ private:
+  void WorkerLoop();
+
+  absl::Mutex mu_;
+  std::deque<absl::AnyInvocable<void() &&>> work_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_

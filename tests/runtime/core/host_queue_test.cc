@@ -1,0 +1,102 @@
+#include "runtime/core/base/host_queue.h"
+
+#include <atomic>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "gtest/gtest.h"
+
+namespace pjrtx {
+namespace {
+
+TEST(HostQueueTest, RunsTasksInEnqueueOrder) {
+  ThreadPool pool(4);
+  HostQueue queue(&pool);
+  absl::Mutex mu;
+  std::vector<int> order;
+  std::vector<EventRef> done;
+  for (int i = 0; i < 100; ++i) {
+    done.push_back(queue.Enqueue({}, [&, i] {
+      absl::MutexLock lock(&mu);
+      order.push_back(i);
+      return absl::OkStatus();
+    }));
+  }
+  done.back()->Await().IgnoreError();
+  queue.WaitIdle();
+  ASSERT_EQ(order.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(order[i], i);
+}
+
+TEST(HostQueueTest, WaitsForEventsWithoutHoldingAThread) {
+  // One thread, two queues: the first queue's task waits on an event that a
+  // task of the second queue sets. With a blocking wait this would deadlock.
+  ThreadPool pool(1);
+  HostQueue first(&pool);
+  HostQueue second(&pool);
+  EventRef gate = Event::Create();
+  std::atomic<bool> ran{false};
+  EventRef waiting = first.Enqueue({gate}, [&] {
+    ran = true;
+    return absl::OkStatus();
+  });
+  EventRef opener = second.Enqueue({}, [&] {
+    gate->Set(absl::OkStatus());
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(opener->Await().ok());
+  EXPECT_TRUE(waiting->Await().ok());
+  EXPECT_TRUE(ran);
+}
+
+TEST(HostQueueTest, LaterTasksWaitForBlockedHead) {
+  ThreadPool pool(2);
+  HostQueue queue(&pool);
+  EventRef gate = Event::Create();
+  EventRef head = queue.Enqueue({gate}, [] { return absl::OkStatus(); });
+  EventRef next = queue.Enqueue({}, [] { return absl::OkStatus(); });
+  EXPECT_FALSE(next->IsReady());
+  gate->Set(absl::OkStatus());
+  EXPECT_TRUE(next->Await().ok());
+  EXPECT_TRUE(head->IsReady());
+}
+
+TEST(HostQueueTest, FailedDependencySkipsTaskAndPropagatesError) {
+  ThreadPool pool(2);
+  HostQueue queue(&pool);
+  EventRef failed = Event::MakeReady(absl::DataLossError("lost"));
+  bool ran = false;
+  EventRef done = queue.Enqueue({failed}, [&] {
+    ran = true;
+    return absl::OkStatus();
+  });
+  absl::Status status = done->Await();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(status.message(), "lost");
+  EXPECT_FALSE(ran);
+}
+
+TEST(HostQueueTest, TaskErrorReachesItsEvent) {
+  ThreadPool pool(1);
+  HostQueue queue(&pool);
+  EventRef done =
+      queue.Enqueue({}, [] { return absl::UnavailableError("device gone"); });
+  EXPECT_EQ(done->Await().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST(HostQueueTest, WaitIdleWaitsForRunningWork) {
+  ThreadPool pool(2);
+  HostQueue queue(&pool);
+  std::atomic<int> finished{0};
+  for (int i = 0; i < 50; ++i) {
+    queue.Enqueue({}, [&] {
+      finished.fetch_add(1);
+      return absl::OkStatus();
+    });
+  }
+  queue.WaitIdle();
+  EXPECT_EQ(finished.load(), 50);
+}
+
+}  // namespace
+}  // namespace pjrtx
