@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/install-deps.sh
+./scripts/build.sh release
+./build/release/samples/hello_devices build/release/samples/minimal_plugin/libpjrt_minimal.so device_count=4

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite: a normal
+# build, then an ASan+UBSan build. With --tsan, runs the concurrency tests
+# under ThreadSanitizer instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/install-deps.sh
+jobs=${PJRTX_JOBS:-$(nproc)}
+
+run_ctest() {
+  local flavour=$1; shift
+  echo "== testing $flavour"
+  (cd "build/$flavour" && ctest --output-on-failure -j "$jobs" "$@")
+}
+
+if [ "${1:-}" = "--tsan" ]; then
+  ./scripts/build.sh tsan
+  # UCX intercepts mmap unless told not to, which TSan cannot follow.
+  UCX_MEM_MMAP_HOOK_MODE=none TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    run_ctest tsan -L "unit|conformance"
+  exit 0
+fi
+
+./scripts/build.sh release
+./scripts/build.sh asan
+run_ctest asan -LE "bench"
+run_ctest release
