@@ -1,0 +1,77 @@
+// libpjrt_tpuemu.so: the plugin entry point, create options and their
+// validation.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "plugins/tpu_emu/tpu_emu_driver.h"
+#include "runtime/core/abi/plugin_entry.h"
+#include "runtime/core/base/plugin.h"
+
+namespace tpu_emu {
+namespace {
+
+// Upper bound for hbm_bytes: 1 TiB per chip is beyond any real chip and far
+// beyond what the host could back.
+constexpr int64_t kMaxHbmBytes = int64_t{1} << 40;
+
+class TpuEmuPlugin : public pjrtx::Plugin {
+ public:
+  std::string PlatformName() const override { return "tpu_emu"; }
+  std::string Version() const override { return "0.1.0"; }
+
+  std::vector<pjrtx::OptionSpec> OptionSchema() const override {
+    return {
+        {"topology", std::string("v5e:2x2"),
+         absl::StrCat("Chips of one slice: ", ValidTopologyForms())},
+        {"num_slices", int64_t{1}, "Slices in the job (1..1024)"},
+        {"slice_index", int64_t{0}, "This process's slice (0..num_slices-1)"},
+        {"hosts_per_slice", int64_t{1},
+         "Processes per slice; divides the slice's chips"},
+        {"host_index", int64_t{0},
+         "This process's host within its slice (0..hosts_per_slice-1)"},
+        {"hbm_bytes", int64_t{1} << 30,
+         "Memory limit per chip in bytes (1 MiB..1 TiB); memory is "
+         "allocated lazily"},
+        {"mode", std::string("async"),
+         "async: chips run on a thread pool; sync: one thread runs every "
+         "chip in turn, deterministically"},
+    };
+  }
+
+  absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
+      const pjrtx::OptionSet& options, pjrtx::KeyValueStore* kv) override {
+    DriverConfig config;
+    absl::StatusOr<SliceShape> slice =
+        ParseSliceShape(options.GetString("topology"));
+    if (!slice.ok()) return slice.status();
+    config.layout.slice = *slice;
+    config.layout.num_slices = options.GetInt64("num_slices");
+    config.layout.slice_index = options.GetInt64("slice_index");
+    config.layout.hosts_per_slice = options.GetInt64("hosts_per_slice");
+    config.layout.host_index = options.GetInt64("host_index");
+    absl::Status layout = config.layout.Validate();
+    if (!layout.ok()) return layout;
+    config.hbm_bytes = options.GetInt64("hbm_bytes");
+    if (config.hbm_bytes < (int64_t{1} << 20) ||
+        config.hbm_bytes > kMaxHbmBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "hbm_bytes is ", config.hbm_bytes, "; expected 1048576 (1 MiB) .. ",
+          kMaxHbmBytes, " (1 TiB) bytes per chip"));
+    }
+    const std::string& mode = options.GetString("mode");
+    if (mode != "async" && mode != "sync") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "mode is '", mode, "'; expected 'async' or 'sync'"));
+    }
+    config.sync = mode == "sync";
+    return std::make_unique<TpuEmuDriver>(std::move(config));
+  }
+};
+
+}  // namespace
+}  // namespace tpu_emu
+
+PJRTX_DEFINE_PLUGIN(tpu_emu::TpuEmuPlugin)
