@@ -15,6 +15,7 @@ endmacro()
 
 find_package(Threads REQUIRED)
 pjrtx_require_package(absl CONFIG)
+pjrtx_require_package(dlpack CONFIG)
 if(PJRTX_BUILD_TESTS)
   pjrtx_require_package(GTest)
   pjrtx_require_package(benchmark)

@@ -54,10 +54,11 @@ pjrtx::TopologySpec TpuEmuDriver::Describe() {
     hbm.kind_id = 0;
     hbm.bytes_limit = config_.hbm_bytes;
     hbm.host_addressable = true;
+    hbm.dlpack_device_type = 1;  // kDLCPU: emulated HBM is host memory.
     topology.memories.push_back(hbm);
   }
-  pjrtx::MemorySpec pinned_host{"pinned_host", 1, {}, 0, true};
-  pjrtx::MemorySpec unpinned_host{"unpinned_host", 2, {}, 0, true};
+  pjrtx::MemorySpec pinned_host{"pinned_host", 1, {}, 0, true, 1, 0};
+  pjrtx::MemorySpec unpinned_host{"unpinned_host", 2, {}, 0, true, 1, 0};
 
   for (int64_t s = 0; s < layout.num_slices; ++s) {
     for (int64_t chip = 0; chip < chips; ++chip) {

@@ -1,6 +1,6 @@
-// Freezes the layout of ABI 0.1: the offset of every slot of PJRTX_Api and
+// Freezes the layout of ABI 0.1 and 0.2: the offset of every slot of PJRTX_Api and
 // the size of every argument struct. A change here breaks every plugin and
-// framework built against 0.1; new fields are appended (next minor), never
+// framework built against them; new fields are appended (next minor), never
 // inserted.
 #include <cstddef>
 
@@ -9,7 +9,7 @@
 
 namespace {
 
-TEST(AbiLayoutTest, ApiTableSlotOffsetsOfVersion0_1) {
+TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, pjrtx_api_version), 16u);
   EXPECT_EQ(offsetof(PJRTX_Api, Error_Destroy), 40u);
   EXPECT_EQ(offsetof(PJRTX_Api, Error_Message), 48u);
@@ -67,10 +67,13 @@ TEST(AbiLayoutTest, ApiTableSlotOffsetsOfVersion0_1) {
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_ToHostBuffer), 464u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_CopyToDevice), 472u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_CopyToMemory), 480u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Buffer_ToDLPack), 488u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Client_BufferFromDLPack), 496u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_1, 488u);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_2, 504u);
 }
 
-TEST(AbiLayoutTest, ArgumentStructSizesOfVersion0_1) {
+TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Extension_Base_STRUCT_SIZE, 24);
   EXPECT_EQ(PJRTX_Error_Destroy_Args_STRUCT_SIZE, 24);
   EXPECT_EQ(PJRTX_Error_Message_Args_STRUCT_SIZE, 40);
@@ -129,8 +132,10 @@ TEST(AbiLayoutTest, ArgumentStructSizesOfVersion0_1) {
   EXPECT_EQ(PJRTX_Buffer_ToHostBuffer_Args_STRUCT_SIZE, 64);
   EXPECT_EQ(PJRTX_Buffer_CopyToDevice_Args_STRUCT_SIZE, 56);
   EXPECT_EQ(PJRTX_Buffer_CopyToMemory_Args_STRUCT_SIZE, 56);
+  EXPECT_EQ(PJRTX_Buffer_ToDLPack_Args_STRUCT_SIZE, 48);
+  EXPECT_EQ(PJRTX_Client_BufferFromDLPack_Args_STRUCT_SIZE, 48);
   EXPECT_EQ(PJRTX_Api_Version_STRUCT_SIZE, 24);
-  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 488);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 504);
 }
 
 TEST(AbiLayoutTest, ArgumentStructsStartWithSizeAndExtension) {

@@ -80,14 +80,16 @@ constexpr const char* kSlotNames[] = {
     "Buffer_ReadyEvent",
     "Buffer_ToHostBuffer",
     "Buffer_CopyToDevice",
-    "Buffer_CopyToMemory"};
+    "Buffer_CopyToMemory",
+    "Buffer_ToDLPack",
+    "Client_BufferFromDLPack"};
 
 using Slot = void (*)(void);
 constexpr size_t kFirstSlotOffset = offsetof(PJRTX_Api, Error_Destroy);
 static_assert(std::size(kSlotNames) ==
                   (sizeof(PJRTX_Api) - kFirstSlotOffset) / sizeof(Slot),
               "kSlotNames must name every slot of PJRTX_Api");
-static_assert(offsetof(PJRTX_Api, Buffer_CopyToMemory) ==
+static_assert(offsetof(PJRTX_Api, Client_BufferFromDLPack) ==
                   kFirstSlotOffset + (std::size(kSlotNames) - 1) * sizeof(Slot),
               "PJRTX_Api slots must be contiguous function pointers");
 
@@ -139,7 +141,8 @@ TEST_F(AbiTest, EverySlotIsFilled) {
     Slot slot;
     std::memcpy(&slot, table + offset, sizeof(slot));
     EXPECT_NE(slot, nullptr)
-        << "PJRTX_Api." << kSlotNames[(offset - kFirstSlotOffset) / sizeof(Slot)]
+        << "PJRTX_Api."
+        << kSlotNames[(offset - kFirstSlotOffset) / sizeof(Slot)]
         << " is NULL; an unsupported call must return UNIMPLEMENTED instead";
   }
 }
@@ -177,9 +180,8 @@ TEST_F(AbiTest, PluginAttributesHoldTheRequiredEntries) {
   const NamedValueList attributes =
       NamedValueList::Copy(args.attributes, args.num_attributes);
 
-  for (std::string_view name :
-       {kPlatformNameAttribute, kPluginVersionAttribute,
-        kCapabilitiesAttribute}) {
+  for (std::string_view name : {kPlatformNameAttribute, kPluginVersionAttribute,
+                                kCapabilitiesAttribute}) {
     const OwnedNamedValue* value = attributes.Find(name);
     ASSERT_NE(value, nullptr) << "missing attribute " << name;
     EXPECT_EQ(value->type, PJRTX_NamedValue_kString) << name;

@@ -30,24 +30,23 @@ std::string WordList(const std::vector<std::string>& words) {
 // ------------------------------- Errors ---------------------------------
 
 std::string ErrorCodeName(PJRTX_Error_Code code) {
-  static constexpr const char* kNames[] = {
-      "OK",
-      "CANCELLED",
-      "UNKNOWN",
-      "INVALID_ARGUMENT",
-      "DEADLINE_EXCEEDED",
-      "NOT_FOUND",
-      "ALREADY_EXISTS",
-      "PERMISSION_DENIED",
-      "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION",
-      "ABORTED",
-      "OUT_OF_RANGE",
-      "UNIMPLEMENTED",
-      "INTERNAL",
-      "UNAVAILABLE",
-      "DATA_LOSS",
-      "UNAUTHENTICATED"};
+  static constexpr const char* kNames[] = {"OK",
+                                           "CANCELLED",
+                                           "UNKNOWN",
+                                           "INVALID_ARGUMENT",
+                                           "DEADLINE_EXCEEDED",
+                                           "NOT_FOUND",
+                                           "ALREADY_EXISTS",
+                                           "PERMISSION_DENIED",
+                                           "RESOURCE_EXHAUSTED",
+                                           "FAILED_PRECONDITION",
+                                           "ABORTED",
+                                           "OUT_OF_RANGE",
+                                           "UNIMPLEMENTED",
+                                           "INTERNAL",
+                                           "UNAVAILABLE",
+                                           "DATA_LOSS",
+                                           "UNAUTHENTICATED"};
   const int index = static_cast<int>(code);
   if (index < 0 || index >= static_cast<int>(std::size(kNames))) {
     return "code " + std::to_string(index);
@@ -157,8 +156,8 @@ bool ContainsWord(std::string_view text, std::string_view word) {
     if (!match) continue;
     // A word starting or ending in punctuation ("-1") needs no boundary on
     // that side.
-    const bool open_before = i == 0 || !is_alnum(text[i - 1]) ||
-                             !is_alnum(word.front());
+    const bool open_before =
+        i == 0 || !is_alnum(text[i - 1]) || !is_alnum(word.front());
     const size_t end = i + word.size();
     const bool open_after =
         end == text.size() || !is_alnum(text[end]) || !is_alnum(word.back());
@@ -169,8 +168,8 @@ bool ContainsWord(std::string_view text, std::string_view word) {
 
 ::testing::AssertionResult IsOk(const ScopedError& error) {
   if (error.ok()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "expected OK, got "
-                                       << error.ToString();
+  return ::testing::AssertionFailure()
+         << "expected OK, got " << error.ToString();
 }
 
 ::testing::AssertionResult IsError(const ScopedError& error,
@@ -193,7 +192,8 @@ bool ContainsWord(std::string_view text, std::string_view word) {
   }
   const PJRTX_Error_Code code = error.code();
   const std::string message = error.message();
-  bool code_matches = std::find(codes.begin(), codes.end(), code) != codes.end();
+  bool code_matches =
+      std::find(codes.begin(), codes.end(), code) != codes.end();
   bool words_match = std::all_of(
       words.begin(), words.end(),
       [&](const std::string& word) { return ContainsWord(message, word); });
@@ -238,8 +238,7 @@ ScopedError CreateClient(ClientPtr* client, const NamedValueList& options,
   return error;
 }
 
-std::vector<PJRTX_Device*> Devices(PJRTX_Client* client,
-                                   const PJRTX_Api* api) {
+std::vector<PJRTX_Device*> Devices(PJRTX_Client* client, const PJRTX_Api* api) {
   auto args = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_Devices_Args);
   args.client = client;
   if (!CheckQuery(api->Client_Devices(&args), "Client_Devices", api)) {
@@ -636,10 +635,10 @@ void AlignedFree::operator()(void* p) const { std::free(p); }
 
 AlignedBytes AllocateAligned(size_t size) {
   constexpr size_t kAlignment = 64;
-  const size_t rounded =
-      std::max<size_t>(kAlignment, (size + kAlignment - 1) / kAlignment *
-                                       kAlignment);
-  return AlignedBytes(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded)));
+  const size_t rounded = std::max<size_t>(
+      kAlignment, (size + kAlignment - 1) / kAlignment * kAlignment);
+  return AlignedBytes(
+      static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded)));
 }
 
 }  // namespace pjrtx::conformance

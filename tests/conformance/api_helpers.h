@@ -107,9 +107,11 @@ bool ContainsWord(std::string_view text, std::string_view word);
 
 // `expr` is a PJRTX_Error* of the plugin under test, or a ScopedError.
 #define EXPECT_PJRTX_OK(expr) \
-  EXPECT_TRUE(::pjrtx::conformance::IsOk(::pjrtx::conformance::ScopedError(expr)))
+  EXPECT_TRUE(                \
+      ::pjrtx::conformance::IsOk(::pjrtx::conformance::ScopedError(expr)))
 #define ASSERT_PJRTX_OK(expr) \
-  ASSERT_TRUE(::pjrtx::conformance::IsOk(::pjrtx::conformance::ScopedError(expr)))
+  ASSERT_TRUE(                \
+      ::pjrtx::conformance::IsOk(::pjrtx::conformance::ScopedError(expr)))
 
 // ---------------------------- Owned handles -----------------------------
 

@@ -30,8 +30,7 @@ class BufferAsyncTest : public ClientTest {
     HostBufferSpec spec =
         DenseSpec(bytes.data(), PJRTX_Buffer_Type_U8,
                   {static_cast<int64_t>(bytes.size())}, target);
-    spec.semantics =
-        PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes;
+    spec.semantics = PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes;
     BufferPtr buffer;
     EXPECT_PJRTX_OK(BufferFromHost(client(), spec, &buffer));
     EXPECT_NE(buffer, nullptr);
@@ -136,8 +135,8 @@ TEST_F(BufferAsyncTest, WaitEventErrorPropagatesThroughDependentBuffers) {
   EXPECT_TRUE(IsError(AwaitBufferReady(first.get()), PJRTX_Error_Code_INTERNAL,
                       {"injected failure"}))
       << "the copy that waited on the failed event";
-  EXPECT_TRUE(IsError(AwaitBufferReady(second.get()),
-                      PJRTX_Error_Code_INTERNAL, {"injected failure"}))
+  EXPECT_TRUE(IsError(AwaitBufferReady(second.get()), PJRTX_Error_Code_INTERNAL,
+                      {"injected failure"}))
       << "the copy of that copy";
   std::vector<uint8_t> read;
   EXPECT_TRUE(IsError(ToHost(second.get(), &read), PJRTX_Error_Code_INTERNAL,
@@ -161,8 +160,8 @@ TEST_F(BufferAsyncTest, WaitEventErrorBecomesTheNewBuffersError) {
   ASSERT_PJRTX_OK(BufferFromHost(client(), spec, &buffer, &done));
   ASSERT_PJRTX_OK(
       SetEvent(gate.get(), PJRTX_Error_Code_INTERNAL, "injected failure"));
-  EXPECT_TRUE(IsError(AwaitBufferReady(buffer.get()),
-                      PJRTX_Error_Code_INTERNAL, {"injected failure"}));
+  EXPECT_TRUE(IsError(AwaitBufferReady(buffer.get()), PJRTX_Error_Code_INTERNAL,
+                      {"injected failure"}));
   // Whatever the outcome, the host data is released in the end.
   EXPECT_TRUE(PollUntil([&] { return IsReady(done.get()); }))
       << "done_with_host_buffer never became ready";
@@ -177,6 +176,49 @@ class DeferredFreeTest : public BufferAsyncTest {
 
   int64_t InUse(PJRTX_Device* device) {
     return MemoryStats(device).bytes_in_use;
+  }
+
+  // Copies a buffer of device() to `target`, held back by a wait event,
+  // deletes and destroys the source, and checks the source's memory stays
+  // accounted until the copy is done and is released afterwards.
+  void ExpectDeleteWaitsForCopyTo(PJRTX_Device* target) {
+    const bool same_device = target == device();
+    const std::vector<uint8_t> bytes = PatternBytes(kBytes, 11);
+    const int64_t source_before = InUse(device());
+    const int64_t target_before = InUse(target);
+    BufferPtr buffer = MakeBuffer(bytes, device());
+    ASSERT_NE(buffer, nullptr);
+    EXPECT_GE(InUse(device()), source_before + kBytes);
+
+    EventPtr gate = NewEvent();
+    ASSERT_NE(gate, nullptr);
+    BufferPtr copy;
+    ASSERT_PJRTX_OK(CopyToDevice(buffer.get(), target, &copy, {gate.get()}));
+    ASSERT_PJRTX_OK(DeleteBuffer(buffer.get()));
+    buffer.reset();
+    std::this_thread::sleep_for(kSettle);
+    EXPECT_GE(InUse(device()), source_before + kBytes)
+        << "the source was freed while a copy still had to read it";
+
+    ASSERT_PJRTX_OK(SetEvent(gate.get()));
+    ASSERT_PJRTX_OK(AwaitBufferReady(copy.get()));
+    std::vector<uint8_t> read;
+    ASSERT_PJRTX_OK(ToHost(copy.get(), &read));
+    EXPECT_EQ(read, bytes);
+    // Only the copy is left.
+    const int64_t source_after =
+        same_device ? source_before + kBytes : source_before;
+    EXPECT_TRUE(PollUntil([&] { return InUse(device()) <= source_after; },
+                          kAccountingDeadline))
+        << "the source device still has " << InUse(device())
+        << " bytes in use, not " << source_after << ", after the copy finished";
+
+    copy.reset();
+    EXPECT_TRUE(PollUntil([&] { return InUse(target) <= target_before; },
+                          kAccountingDeadline))
+        << "the target device still has " << InUse(target)
+        << " bytes in use, not " << target_before
+        << ", after the copy was destroyed";
   }
 };
 
@@ -204,8 +246,8 @@ TEST_F(DeferredFreeTest, DeleteWaitsForAPendingTransferToHost) {
   if (!IsReady(transfer.get())) static_cast<void>(dst.release());
   ASSERT_PJRTX_OK(std::move(done));
   EXPECT_EQ(*dst, bytes);
-  EXPECT_TRUE(PollUntil([&] { return InUse(device()) <= before; },
-                        kAccountingDeadline))
+  EXPECT_TRUE(
+      PollUntil([&] { return InUse(device()) <= before; }, kAccountingDeadline))
       << "bytes in use stayed at " << InUse(device()) << ", not back to "
       << before << ", after the transfer finished";
 }
@@ -213,38 +255,14 @@ TEST_F(DeferredFreeTest, DeleteWaitsForAPendingTransferToHost) {
 TEST_F(DeferredFreeTest, DeleteWaitsForAPendingCopyToAnotherDevice) {
   PJRTX_Device* target = other_device();
   if (target == nullptr) GTEST_SKIP() << "needs two addressable devices";
-  const std::vector<uint8_t> bytes = PatternBytes(kBytes, 11);
-  const int64_t source_before = InUse(device());
-  const int64_t target_before = InUse(target);
-  BufferPtr buffer = MakeBuffer(bytes, device());
-  ASSERT_NE(buffer, nullptr);
-  EXPECT_GE(InUse(device()), source_before + kBytes);
+  ExpectDeleteWaitsForCopyTo(target);
+}
 
-  EventPtr gate = NewEvent();
-  ASSERT_NE(gate, nullptr);
-  BufferPtr copy;
-  ASSERT_PJRTX_OK(CopyToDevice(buffer.get(), target, &copy, {gate.get()}));
-  ASSERT_PJRTX_OK(DeleteBuffer(buffer.get()));
-  buffer.reset();
-  std::this_thread::sleep_for(kSettle);
-  EXPECT_GE(InUse(device()), source_before + kBytes)
-      << "the source was freed while a copy still had to read it";
-
-  ASSERT_PJRTX_OK(SetEvent(gate.get()));
-  ASSERT_PJRTX_OK(AwaitBufferReady(copy.get()));
-  std::vector<uint8_t> read;
-  ASSERT_PJRTX_OK(ToHost(copy.get(), &read));
-  EXPECT_EQ(read, bytes);
-  EXPECT_TRUE(PollUntil([&] { return InUse(device()) <= source_before; },
-                        kAccountingDeadline))
-      << "the source device still has " << InUse(device())
-      << " bytes in use, not " << source_before;
-
-  copy.reset();
-  EXPECT_TRUE(PollUntil([&] { return InUse(target) <= target_before; },
-                        kAccountingDeadline))
-      << "the target device still has " << InUse(target)
-      << " bytes in use, not " << target_before;
+TEST_F(DeferredFreeTest, DeleteWaitsForAPendingCopyOnTheSameDevice) {
+  // Here the copy's own allocation may hide an early free in the statistics;
+  // the contents check (and a sanitizer) still catch a copy that read freed
+  // memory.
+  ExpectDeleteWaitsForCopyTo(device());
 }
 
 class TransferCounterTest : public BufferAsyncTest {

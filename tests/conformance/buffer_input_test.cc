@@ -34,12 +34,12 @@ class BufferInputTest : public ClientTest {
 
 TEST_F(BufferInputTest, NullClientIsRejected) {
   BufferPtr buffer;
-  EXPECT_TRUE(IsError(
-      BufferFromHost(nullptr,
-                     DenseSpec(host_.data(), PJRTX_Buffer_Type_U8, {16},
-                               device()),
-                     &buffer),
-      PJRTX_Error_Code_INVALID_ARGUMENT));
+  EXPECT_TRUE(
+      IsError(BufferFromHost(
+                  nullptr,
+                  DenseSpec(host_.data(), PJRTX_Buffer_Type_U8, {16}, device()),
+                  &buffer),
+              PJRTX_Error_Code_INVALID_ARGUMENT));
 }
 
 TEST_F(BufferInputTest, NeitherDeviceNorMemoryIsRejected) {
@@ -48,9 +48,9 @@ TEST_F(BufferInputTest, NeitherDeviceNorMemoryIsRejected) {
 }
 
 TEST_F(BufferInputTest, NegativeDimensionIsRejectedNamingIt) {
-  EXPECT_TRUE(Rejects(
-      DenseSpec(host_.data(), PJRTX_Buffer_Type_U8, {2, -3}, device()),
-      {"-3"}));
+  EXPECT_TRUE(
+      Rejects(DenseSpec(host_.data(), PJRTX_Buffer_Type_U8, {2, -3}, device()),
+              {"-3"}));
 }
 
 TEST_F(BufferInputTest, ByteStridesCountMustMatchTheRank) {
@@ -75,9 +75,8 @@ TEST_F(BufferInputTest, MemoryNotAddressableByTheDeviceIsRejected) {
       HostBufferSpec spec =
           DenseSpec(host_.data(), PJRTX_Buffer_Type_U8, {16}, device);
       spec.memory = memory;
-      EXPECT_TRUE(Rejects(spec))
-          << "memory " << MemoryId(memory) << " with device "
-          << DeviceId(device);
+      EXPECT_TRUE(Rejects(spec)) << "memory " << MemoryId(memory)
+                                 << " with device " << DeviceId(device);
       ++tried;
     }
   }
@@ -107,8 +106,8 @@ TEST_F(BufferInputTest, NullBuffersAndTargetsAreRejected) {
                       PJRTX_Error_Code_INVALID_ARGUMENT))
       << "Buffer_CopyToMemory to a NULL memory";
   EventPtr ready;
-  EXPECT_TRUE(IsError(ReadyEvent(nullptr, &ready),
-                      PJRTX_Error_Code_INVALID_ARGUMENT))
+  EXPECT_TRUE(
+      IsError(ReadyEvent(nullptr, &ready), PJRTX_Error_Code_INVALID_ARGUMENT))
       << "Buffer_ReadyEvent of NULL";
   auto dims = PJRTX_CONFORMANCE_ARGS(PJRTX_Buffer_Dimensions_Args);
   EXPECT_TRUE(IsError(ScopedError(api()->Buffer_Dimensions(&dims)),

@@ -126,7 +126,8 @@ TEST_F(BufferTest, ToHostBufferReportsItsSizeAndRejectsASmallerDestination) {
   const std::vector<uint8_t> bytes = PatternBytes(3 * 5 * sizeof(int32_t));
   BufferPtr buffer;
   ASSERT_PJRTX_OK(BufferFromHost(
-      client(), DenseSpec(bytes.data(), PJRTX_Buffer_Type_S32, {3, 5}, device()),
+      client(),
+      DenseSpec(bytes.data(), PJRTX_Buffer_Type_S32, {3, 5}, device()),
       &buffer));
 
   auto query = PJRTX_CONFORMANCE_ARGS(PJRTX_Buffer_ToHostBuffer_Args);

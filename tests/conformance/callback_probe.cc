@@ -26,8 +26,7 @@ void CallbackProbe::Record(PJRTX_Error_Code code, std::string message) {
   changed_.notify_all();
 }
 
-bool CallbackProbe::WaitForCalls(int calls,
-                                 std::chrono::milliseconds timeout) {
+bool CallbackProbe::WaitForCalls(int calls, std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
   return changed_.wait_for(lock, timeout, [&] { return calls_ >= calls; });
 }

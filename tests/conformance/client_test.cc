@@ -125,11 +125,10 @@ TEST_F(ClientQueryTest, LookupDeviceRejectsUnknownIdsNamingThem) {
     args.client = client();
     args.id = id;
     // The header says NOT_FOUND; INVALID_ARGUMENT is tolerated for now.
-    EXPECT_TRUE(
-        IsErrorOneOf(ScopedError(api()->Client_LookupDevice(&args)),
-                     {PJRTX_Error_Code_NOT_FOUND,
-                      PJRTX_Error_Code_INVALID_ARGUMENT},
-                     {std::to_string(id)}));
+    EXPECT_TRUE(IsErrorOneOf(
+        ScopedError(api()->Client_LookupDevice(&args)),
+        {PJRTX_Error_Code_NOT_FOUND, PJRTX_Error_Code_INVALID_ARGUMENT},
+        {std::to_string(id)}));
     EXPECT_EQ(args.device, nullptr);
   }
 }
@@ -226,9 +225,9 @@ TEST_F(ClientQueryTest, MemoryStatsAndTransferCountersAreSane) {
          {counters.host_to_device_bytes, counters.host_to_device_ops,
           counters.device_to_host_bytes, counters.device_to_host_ops,
           counters.device_to_device_bytes, counters.device_to_device_ops,
-          counters.staging_bytes, counters.staging_ops,
-          counters.dcn_sent_bytes, counters.dcn_sent_ops,
-          counters.dcn_received_bytes, counters.dcn_received_ops}) {
+          counters.staging_bytes, counters.staging_ops, counters.dcn_sent_bytes,
+          counters.dcn_sent_ops, counters.dcn_received_bytes,
+          counters.dcn_received_ops}) {
       EXPECT_GE(counter, 0);
     }
   }

@@ -98,8 +98,7 @@ int Main(int argc, char** argv) {
   for (const std::string& option : flags.options) {
     if (!ParseOptionFlag(option, plugin.option_schema, &plugin.options,
                          &error)) {
-      std::cerr << "pjrtx_conformance: --option " << option << ": " << error
-                << "\n";
+      std::cerr << "pjrtx_conformance: " << error << "\n";
       return kUsageError;
     }
   }
@@ -124,6 +123,4 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace pjrtx::conformance
 
-int main(int argc, char** argv) {
-  return pjrtx::conformance::Main(argc, argv);
-}
+int main(int argc, char** argv) { return pjrtx::conformance::Main(argc, argv); }

@@ -12,8 +12,7 @@ void SkipIfKnownGap() {
       ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string name =
       std::string(info->test_suite_name()) + "." + info->name();
-  if (std::optional<std::string> reason =
-          Plugin().known_gaps.ReasonFor(name)) {
+  if (std::optional<std::string> reason = Plugin().known_gaps.ReasonFor(name)) {
     GTEST_SKIP() << "known gap: " << *reason;
   }
 }

@@ -24,9 +24,9 @@ class TemporaryCopy {
  public:
   explicit TemporaryCopy(const std::string& source) {
     const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir != nullptr && *dir != '\0' ? dir
-                                                                     : "/tmp") +
-                          "/pjrtx_conformance_plugin_XXXXXX";
+    std::string pattern =
+        std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
+        "/pjrtx_conformance_plugin_XXXXXX";
     const int fd = mkstemp(pattern.data());
     if (fd < 0) {
       error_ = "mkstemp(" + pattern + ") failed";
@@ -144,9 +144,10 @@ TEST_F(ForeignHandleTest, ClientRejectsAnotherClientsDevice) {
 
   BufferPtr created;
   EXPECT_TRUE(IsError(
-      BufferFromHost(client(), DenseSpec(host.data(), PJRTX_Buffer_Type_U8,
-                                         {32}, other_device),
-                     &created),
+      BufferFromHost(
+          client(),
+          DenseSpec(host.data(), PJRTX_Buffer_Type_U8, {32}, other_device),
+          &created),
       PJRTX_Error_Code_INVALID_ARGUMENT))
       << "Client_BufferFromHostBuffer with a device of another client";
 }

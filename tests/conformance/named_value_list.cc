@@ -139,8 +139,9 @@ void NamedValueList::Remove(std::string_view name) {
 }
 
 const OwnedNamedValue* NamedValueList::Find(std::string_view name) const {
-  auto it = std::find_if(entries_.begin(), entries_.end(),
-                         [&](const OwnedNamedValue& v) { return v.name == name; });
+  auto it =
+      std::find_if(entries_.begin(), entries_.end(),
+                   [&](const OwnedNamedValue& v) { return v.name == name; });
   return it == entries_.end() ? nullptr : &*it;
 }
 

@@ -11,8 +11,8 @@ bool OpenPlugin(const std::string& path, OpenedPlugin* plugin,
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = dlerror();
-    *error = "dlopen(\"" + path + "\") failed: " +
-             (reason != nullptr ? reason : "unknown error");
+    *error = "dlopen(\"" + path +
+             "\") failed: " + (reason != nullptr ? reason : "unknown error");
     return false;
   }
   auto get_api = reinterpret_cast<PJRTX_GetApiFn>(dlsym(handle, "GetPjrtxApi"));
@@ -37,8 +37,7 @@ std::string ApiUnusableReason(const PJRTX_Api* api) {
   if (api->struct_size < PJRTX_Api_STRUCT_SIZE_0_1) {
     return "the plugin's PJRTX_Api is " + std::to_string(api->struct_size) +
            " bytes, smaller than the " +
-           std::to_string(PJRTX_Api_STRUCT_SIZE_0_1) +
-           " bytes of version 0.1";
+           std::to_string(PJRTX_Api_STRUCT_SIZE_0_1) + " bytes of version 0.1";
   }
   return "";
 }

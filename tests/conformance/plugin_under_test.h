@@ -24,8 +24,7 @@ inline constexpr std::string_view kPlatformNameAttribute =
 inline constexpr std::string_view kPluginVersionAttribute =
     "pjrtx.plugin_version";
 inline constexpr std::string_view kApiVersionAttribute = "pjrtx.api_version";
-inline constexpr std::string_view kCapabilitiesAttribute =
-    "pjrtx.capabilities";
+inline constexpr std::string_view kCapabilitiesAttribute = "pjrtx.capabilities";
 inline constexpr std::string_view kUnavailableReasonAttribute =
     "pjrtx.unavailable_reason";
 

@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define PJRTX_API_MAJOR 0
-#define PJRTX_API_MINOR 1
+#define PJRTX_API_MINOR 2
 
 /* Size of a struct up to and including its last field: what a caller passes
  * in struct_size. Trailing padding is excluded so that appending a field
@@ -193,7 +193,8 @@ typedef PJRTX_Error* PJRTX_Plugin_Initialize(PJRTX_Plugin_Initialize_Args* args)
 /* Attributes of the plugin; they live for the life of the process. Always
  * present: `pjrtx.platform_name` (string), `pjrtx.plugin_version` (string),
  * `pjrtx.api_version` (int64 list {major, minor}), `pjrtx.capabilities`
- * (string, comma separated: e.g. "dlpack"). A plugin that finds no usable
+ * (string, comma separated: "dlpack" when buffers can be exchanged through
+ * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack). A plugin that finds no usable
  * hardware adds `pjrtx.unavailable_reason` (string). */
 typedef struct {
   size_t struct_size;
@@ -943,6 +944,51 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_CopyToMemory_Args, dst_buffer);
 typedef PJRTX_Error* PJRTX_Buffer_CopyToMemory(
     PJRTX_Buffer_CopyToMemory_Args* args);
 
+/* -------------------------------- DLPack (0.2) --------------------------- */
+
+/* DLPack's legacy managed tensor (dlpack.h, any version >= 0.6). This header
+ * does not include dlpack.h; include it where tensors are read. */
+struct DLManagedTensor;
+
+/* Exports a buffer as a DLPack tensor without copying: `dl_managed_tensor`
+ * points at the buffer's memory and keeps it alive (even after the buffer
+ * is deleted) until the consumer calls the tensor's deleter, exactly once.
+ * The data may be read once `ready_event` (owned by the caller) is ready;
+ * a consumer on a device stream passes it as `consumer_stream` (DLPack's
+ * stream convention) and the runtime makes that stream wait instead, so no
+ * host synchronisation is needed; memories read by the host ignore it.
+ * UNIMPLEMENTED when the buffer's memory or element type has no DLPack
+ * form (e.g. PRED and FP8 in DLPack 0.6), naming which. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Buffer* buffer;
+  intptr_t consumer_stream;
+  struct DLManagedTensor* dl_managed_tensor; /* out */
+  PJRTX_Event* ready_event;                  /* out */
+} PJRTX_Buffer_ToDLPack_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Buffer_ToDLPack_Args, ready_event);
+typedef PJRTX_Error* PJRTX_Buffer_ToDLPack(PJRTX_Buffer_ToDLPack_Args* args);
+
+/* Wraps a DLPack tensor as a buffer without copying. On success the runtime
+ * owns `dl_managed_tensor` and calls its deleter once the buffer's memory is
+ * released; on error the caller keeps it. The tensor must be dense
+ * row-major (strides NULL or compact) and live where `device` (or, if NULL,
+ * the addressable device the tensor's DLDevice names) can address it in
+ * place; otherwise INVALID_ARGUMENT naming the mismatch. The data must not
+ * change while the buffer is alive unless the caller orders the writes. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  struct DLManagedTensor* dl_managed_tensor;
+  PJRTX_Device* device;
+  PJRTX_Buffer* buffer; /* out */
+} PJRTX_Client_BufferFromDLPack_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_BufferFromDLPack_Args, buffer);
+typedef PJRTX_Error* PJRTX_Client_BufferFromDLPack(
+    PJRTX_Client_BufferFromDLPack_Args* args);
+
 /* ------------------------------- The table ------------------------------- */
 
 typedef struct {
@@ -1028,12 +1074,19 @@ typedef struct {
   PJRTX_API_SLOT(Buffer_ToHostBuffer);
   PJRTX_API_SLOT(Buffer_CopyToDevice);
   PJRTX_API_SLOT(Buffer_CopyToMemory);
+
+  /* 0.2 */
+  PJRTX_API_SLOT(Buffer_ToDLPack);
+  PJRTX_API_SLOT(Client_BufferFromDLPack);
 } PJRTX_Api;
 
 /* Size of the table at 0.1; a loader needing 0.1 requires at least this. */
 #define PJRTX_Api_STRUCT_SIZE_0_1 \
   PJRTX_STRUCT_SIZE(PJRTX_Api, Buffer_CopyToMemory)
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Buffer_CopyToMemory);
+/* Size of the table at 0.2. */
+#define PJRTX_Api_STRUCT_SIZE_0_2 \
+  PJRTX_STRUCT_SIZE(PJRTX_Api, Client_BufferFromDLPack)
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Client_BufferFromDLPack);
 
 /* The one symbol a plugin exports. Returns a table that lives for the life
  * of the process; safe to call from any thread, any number of times. */

@@ -38,6 +38,7 @@ void FillPluginSlots(PJRTX_Api& api);
 void FillClientSlots(PJRTX_Api& api);
 void FillDeviceSlots(PJRTX_Api& api);
 void FillBufferSlots(PJRTX_Api& api);
+void FillDLPackSlots(PJRTX_Api& api);
 
 }  // namespace pjrtx::abi
 

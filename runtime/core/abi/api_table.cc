@@ -17,6 +17,7 @@ const PJRTX_Api* BuildApi(Plugin* plugin) {
     FillClientSlots(table);
     FillDeviceSlots(table);
     FillBufferSlots(table);
+    FillDLPackSlots(table);
     return table;
   }();
   return &api;

@@ -90,8 +90,9 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
       semantics == PJRTX_HostBufferSemantics_kMutableZeroCopy;
   if (zero_copy && dense && space.spec().host_addressable) {
     EventRef released = Event::Create();
-    std::shared_ptr<DeviceAllocation> alias =
-        space.AliasHostMemory(host.data, bytes, released);
+    std::shared_ptr<DeviceAllocation> alias = space.WrapExternal(
+        DeviceAddress{reinterpret_cast<uintptr_t>(host.data)}, bytes,
+        [released] { released->Set(absl::OkStatus()); });
     *done_with_host = std::move(released);
     return std::unique_ptr<Buffer>(
         new Buffer(std::move(client), device, memory, host.type, host.dims,
@@ -130,6 +131,16 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
   return std::unique_ptr<Buffer>(new Buffer(std::move(client), device, memory,
                                             host.type, host.dims, bytes,
                                             std::move(allocation), copied));
+}
+
+std::unique_ptr<Buffer> Buffer::FromAllocation(
+    std::shared_ptr<ClientState> client, int device, int memory,
+    PJRTX_Buffer_Type type, std::vector<int64_t> dims,
+    std::shared_ptr<DeviceAllocation> allocation, EventRef definition_event) {
+  const size_t size = allocation->size();
+  return std::unique_ptr<Buffer>(new Buffer(
+      std::move(client), device, memory, type, std::move(dims), size,
+      std::move(allocation), std::move(definition_event)));
 }
 
 absl::StatusOr<std::shared_ptr<DeviceAllocation>> Buffer::AcquireForUse(

@@ -53,6 +53,19 @@ class Buffer {
   absl::StatusOr<std::unique_ptr<Buffer>> CopyTo(
       int dst_device, int dst_memory, std::vector<EventRef> wait_for);
 
+  // A buffer over memory that is already defined, or will be when
+  // `definition_event` is ready (e.g. an imported DLPack tensor).
+  static std::unique_ptr<Buffer> FromAllocation(
+      std::shared_ptr<ClientState> client, int device, int memory,
+      PJRTX_Buffer_Type type, std::vector<int64_t> dims,
+      std::shared_ptr<DeviceAllocation> allocation, EventRef definition_event);
+
+  // The memory, for an operation named `operation` that reads it outside a
+  // device queue (the operation keeps the reference as long as it reads);
+  // FAILED_PRECONDITION if the buffer was deleted.
+  absl::StatusOr<std::shared_ptr<DeviceAllocation>> AcquireForUse(
+      const char* operation) const;
+
   // Releases the buffer's memory once the operations using it complete.
   // Idempotent.
   void Delete();
@@ -61,6 +74,7 @@ class Buffer {
   const EventRef& definition_event() const { return definition_event_; }
   PJRTX_Buffer_Type type() const { return type_; }
   const std::vector<int64_t>& dims() const { return dims_; }
+  ClientState& client() const { return *client_; }
   size_t size_in_bytes() const { return size_in_bytes_; }
   int device() const { return device_; }
   int memory() const { return memory_; }
@@ -71,10 +85,6 @@ class Buffer {
          size_t size_in_bytes, std::shared_ptr<DeviceAllocation> allocation,
          EventRef definition_event);
 
-  // The memory, for an operation named `operation`; FAILED_PRECONDITION if
-  // the buffer was deleted.
-  absl::StatusOr<std::shared_ptr<DeviceAllocation>> AcquireForUse(
-      const char* operation) const;
   void AddUsage(EventRef event);
 
   const std::shared_ptr<ClientState> client_;

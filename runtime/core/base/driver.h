@@ -34,6 +34,11 @@ struct MemorySpec {
   // True when addresses in this memory are plain host pointers, so the core
   // may alias a zero-copy host buffer instead of copying it.
   bool host_addressable = false;
+  // The DLDeviceType (1 kDLCPU, 2 kDLCUDA, ...) under which addresses of
+  // this memory are valid DLPack data pointers, and the DLDevice id; 0 when
+  // the memory cannot be exchanged through DLPack.
+  int dlpack_device_type = 0;
+  int dlpack_device_id = 0;
 };
 
 // A device (PJRTX_Device) as the driver describes it.

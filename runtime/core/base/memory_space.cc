@@ -9,11 +9,11 @@ namespace pjrtx {
 
 DeviceAllocation::DeviceAllocation(std::shared_ptr<MemorySpace> space,
                                    DeviceAddress address, size_t size,
-                                   EventRef release_event)
+                                   absl::AnyInvocable<void() &&> on_release)
     : space_(std::move(space)),
       address_(address),
       size_(size),
-      release_event_(std::move(release_event)) {}
+      on_release_(std::move(on_release)) {}
 
 DeviceAllocation::~DeviceAllocation() { space_->Release(*this); }
 
@@ -54,16 +54,16 @@ absl::StatusOr<std::shared_ptr<DeviceAllocation>> MemorySpace::Allocate(
       new DeviceAllocation(shared_from_this(), address, size, nullptr));
 }
 
-std::shared_ptr<DeviceAllocation> MemorySpace::AliasHostMemory(
-    const void* data, size_t size, EventRef release_event) {
-  DeviceAddress address{reinterpret_cast<uintptr_t>(data)};
+std::shared_ptr<DeviceAllocation> MemorySpace::WrapExternal(
+    DeviceAddress address, size_t size,
+    absl::AnyInvocable<void() &&> on_release) {
   return std::shared_ptr<DeviceAllocation>(new DeviceAllocation(
-      shared_from_this(), address, size, std::move(release_event)));
+      shared_from_this(), address, size, std::move(on_release)));
 }
 
 void MemorySpace::Release(DeviceAllocation& allocation) {
-  if (allocation.release_event_ != nullptr) {
-    allocation.release_event_->Set(absl::OkStatus());
+  if (allocation.on_release_ != nullptr) {
+    std::move(allocation.on_release_)();
     return;
   }
   if (allocation.size_ > 0) {

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "runtime/core/base/driver.h"
-#include "runtime/core/base/event.h"
 
 namespace pjrtx {
 
@@ -32,13 +32,14 @@ class DeviceAllocation {
  private:
   friend class MemorySpace;
   DeviceAllocation(std::shared_ptr<MemorySpace> space, DeviceAddress address,
-                   size_t size, EventRef release_event);
+                   size_t size, absl::AnyInvocable<void() &&> on_release);
 
   std::shared_ptr<MemorySpace> space_;  // Keeps the driver alive.
   DeviceAddress address_;
   size_t size_;
-  // Set instead of freeing when the block aliases host memory.
-  EventRef release_event_;
+  // Runs instead of freeing when the block is memory the runtime does not
+  // own (aliased host data, an imported DLPack tensor).
+  absl::AnyInvocable<void() &&> on_release_;
 };
 
 struct MemoryStats {
@@ -57,11 +58,12 @@ class MemorySpace : public std::enable_shared_from_this<MemorySpace> {
   // Size 0 is allowed and allocates nothing.
   absl::StatusOr<std::shared_ptr<DeviceAllocation>> Allocate(size_t size);
 
-  // Wraps host memory in place (spec().host_addressable must be true).
-  // `release_event` is set when the last reference goes.
-  std::shared_ptr<DeviceAllocation> AliasHostMemory(const void* data,
-                                                    size_t size,
-                                                    EventRef release_event);
+  // Wraps memory the runtime does not own (host data when
+  // spec().host_addressable, an imported DLPack tensor) without accounting
+  // it. `on_release` runs when the last reference goes.
+  std::shared_ptr<DeviceAllocation> WrapExternal(
+      DeviceAddress address, size_t size,
+      absl::AnyInvocable<void() &&> on_release);
 
   MemoryStats stats() const;
   const MemorySpec& spec() const { return spec_; }

@@ -79,7 +79,9 @@ TEST(MemorySpaceTest, AliasSignalsReleaseInsteadOfFreeing) {
   EventRef released = Event::Create();
   char host[16];
   {
-    auto alias = space->AliasHostMemory(host, sizeof(host), released);
+    auto alias = space->WrapExternal(
+        DeviceAddress{reinterpret_cast<uintptr_t>(host)}, sizeof(host),
+        [released] { released->Set(absl::OkStatus()); });
     EXPECT_EQ(alias->address().value, reinterpret_cast<uintptr_t>(host));
     EXPECT_FALSE(released->IsReady());
   }
