@@ -31,9 +31,8 @@ pjrtx::TopologySpec TpuEmuDriver::Describe() {
   const int64_t num_local = layout.chips_per_host();
 
   pjrtx::TopologySpec topology;
-  topology.platform_version =
-      absl::StrCat("tpu_emu 0.1.0 (", slice.ToString(), " x",
-                   layout.num_slices, ")");
+  topology.platform_version = absl::StrCat(
+      "0.1.0 (", slice.ToString(), ", ", layout.num_slices, " slice(s))");
   topology.process_index = static_cast<int>(layout.process_index());
   topology.attributes = {
       {"topology", slice.ToString()},

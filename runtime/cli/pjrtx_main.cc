@@ -1,0 +1,24 @@
+// The `pjrtx` command line: `pjrtx <command> [args]`.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "runtime/cli/info_command.h"
+
+int main(int argc, char** argv) {
+  const char* usage =
+      "usage: pjrtx <command> [args]\n"
+      "commands:\n"
+      "  info --plugin=PATH [--option name=value]...   describe a plugin "
+      "and its devices\n";
+  if (argc < 2 || std::string(argv[1]) == "--help" ||
+      std::string(argv[1]) == "help") {
+    std::cout << usage;
+    return argc < 2 ? 2 : 0;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  const std::string command = argv[1];
+  if (command == "info") return pjrtx::cli::RunInfo(args);
+  std::cerr << "pjrtx: unknown command '" << command << "'\n" << usage;
+  return 2;
+}
