@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 ./scripts/build.sh release
-./build/release/samples/hello_devices build/release/samples/minimal_plugin/libpjrt_minimal.so device_count=4
+./build/release/samples/hello_devices build/release/plugins/tpu_emu/libpjrt_tpuemu.so topology=v5e:2x2

@@ -19,8 +19,8 @@
  *   <Struct>_STRUCT_SIZE constant of the header it was compiled with. A
  *   callee rejects a struct smaller than it knows with INVALID_ARGUMENT naming
  *   both sizes, and accepts a larger one (it ignores the fields it does not
- *   know). Inputs come first, outputs (marked "out") last; outputs are zeroed
- *   by the callee on entry.
+ *   know). A rejected struct is not written at all. Inputs come first,
+ *   outputs (marked "out") last; outputs are zeroed by the callee on entry.
  * - Errors. A function returns NULL on success and a PJRTX_Error* otherwise.
  *   The caller owns the error and frees it with PJRTX_Error_Destroy.
  * - Threading. Every function is thread-safe. Destroying a handle twice, or
@@ -66,7 +66,8 @@ extern "C" {
 /* Extension types. Values below 1000 are reserved for this header; a
  * third-party extension picks a value of 1000 or more. */
 typedef enum {
-  PJRTX_Extension_Type_Reserved = 0
+  PJRTX_Extension_Type_Reserved = 0,
+  PJRTX_Extension_Type_FirstThirdParty = 1000
 } PJRTX_Extension_Type;
 
 /* A node of a singly linked chain of extensions. A table or argument struct
@@ -756,7 +757,9 @@ typedef PJRTX_Error* PJRTX_TopologyDescription_Attributes(
 
 /* How a host buffer given to BufferFromHostBuffer may be used. */
 typedef enum {
-  /* Copied before the call returns; the host buffer may be reused at once. */
+  /* Copied before the call returns (into host staging memory if the device
+   * copy must wait for `wait_events`); the host buffer may be reused at
+   * once and `done_with_host_buffer` is ready on return. */
   PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall = 0,
   /* Copied asynchronously; the host buffer must stay unchanged until
    * `done_with_host_buffer` is ready. */
@@ -899,7 +902,7 @@ typedef PJRTX_Error* PJRTX_Buffer_ReadyEvent(
  * `dst` NULL it only sets `dst_size` to the bytes needed. Otherwise
  * `dst_size` must be at least that (else INVALID_ARGUMENT naming both
  * sizes) and `dst` must stay alive until `event` (owned by the caller) is
- * ready. The copy starts after the buffer is defined and every
+ * ready. A size query returns no event. The copy starts after the buffer is defined and every
  * `wait_events[i]` is ready. */
 typedef struct {
   size_t struct_size;

@@ -101,6 +101,20 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
 
   PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<DeviceAllocation> allocation,
                          space.Allocate(bytes));
+  if (semantics == PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall &&
+      dense && wait_for.empty()) {
+    // Nothing orders a fresh allocation against queued work, so the copy
+    // the caller must wait for anyway is made here, once, without staging.
+    if (bytes > 0) {
+      PJRTX_RETURN_IF_ERROR(space.driver().CopyFromHost(
+          memory, allocation->address(), host.data, bytes));
+      client->CountCopy(-1, device, memory, device, bytes);
+    }
+    *done_with_host = Event::MakeReady();
+    return std::unique_ptr<Buffer>(new Buffer(
+        std::move(client), device, memory, host.type, host.dims, bytes,
+        std::move(allocation), Event::MakeReady()));
+  }
   // Data the queued copy reads: the caller's memory while it stays valid,
   // else a dense host copy taken now.
   const void* source = host.data;

@@ -64,8 +64,9 @@ struct TopologySpec {
 };
 
 // Synchronous device primitives. The core calls them from its device queues
-// (one task at a time per device, possibly concurrently across devices), so
-// implementations must be thread-safe across devices. Memory indices refer
+// (one task at a time per device, possibly concurrently across devices), and
+// CopyFromHost also from a framework thread into a fresh allocation no
+// queued task can see yet; so implementations must be thread-safe. Memory indices refer
 // to TopologySpec::memories.
 class Driver {
  public:
