@@ -20,7 +20,7 @@ size_t BlockCache::SizeClass(size_t size) {
 void* BlockCache::Allocate(size_t size) {
   const size_t rounded = SizeClass(size);
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = free_.find(rounded);
     if (it != free_.end() && !it->second.empty()) {
       void* block = it->second.back();
@@ -35,7 +35,7 @@ void* BlockCache::Allocate(size_t size) {
 void BlockCache::Free(void* block, size_t size) {
   const size_t rounded = SizeClass(size);
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (cached_bytes_ + rounded <= max_cached_bytes_) {
       free_[rounded].push_back(block);
       cached_bytes_ += rounded;
@@ -46,7 +46,7 @@ void BlockCache::Free(void* block, size_t size) {
 }
 
 size_t BlockCache::cached_bytes() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return cached_bytes_;
 }
 

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 #include <map>
+#include <mutex>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 
 namespace tpu_emu {
 
@@ -37,9 +37,9 @@ class BlockCache {
 
  private:
   const size_t max_cached_bytes_;
-  mutable absl::Mutex mu_;
-  std::map<size_t, std::vector<void*>> free_ ABSL_GUARDED_BY(mu_);
-  size_t cached_bytes_ ABSL_GUARDED_BY(mu_) = 0;
+  mutable std::mutex mu_;
+  std::map<size_t, std::vector<void*>> free_;  // Guarded by mu_.
+  size_t cached_bytes_ = 0;                    // Guarded by mu_.
 };
 
 }  // namespace tpu_emu

@@ -10,12 +10,12 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/mutex.h"
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/driver.h"
 #include "runtime/core/base/plugin.h"
@@ -64,7 +64,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   }
 
   absl::StatusOr<DeviceAddress> Allocate(int memory, size_t size) override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (base_ == MAP_FAILED || next_offset_ + size > kReservation) {
       return absl::ResourceExhaustedError(
           absl::StrCat("Unreadable address space exhausted allocating ", size,
@@ -77,7 +77,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   }
 
   void Free(int memory, DeviceAddress address, size_t size) override {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     blocks_.erase(address.value);
   }
 
@@ -119,7 +119,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   // The bytes behind [address, address + size), which must lie in one
   // block; INTERNAL naming the address otherwise.
   absl::StatusOr<char*> Lookup(DeviceAddress address, size_t size) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     auto it = blocks_.upper_bound(address.value);
     if (it != blocks_.begin()) {
       --it;
@@ -132,11 +132,11 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   }
 
   void* base_ = MAP_FAILED;
-  absl::Mutex mu_;
-  size_t next_offset_ ABSL_GUARDED_BY(mu_) = 0;
+  std::mutex mu_;
+  size_t next_offset_ = 0;  // Guarded by mu_.
   // Blocks never move once inserted (std::map nodes are stable), so a copy
-  // may use the bytes after the lock is released.
-  std::map<uintptr_t, std::vector<char>> blocks_ ABSL_GUARDED_BY(mu_);
+  // may use the bytes after the lock is released. Guarded by mu_.
+  std::map<uintptr_t, std::vector<char>> blocks_;
 };
 
 class UnreadableMemoryPlugin : public pjrtx::Plugin {

@@ -159,7 +159,7 @@ std::unique_ptr<Buffer> Buffer::FromAllocation(
 
 absl::StatusOr<std::shared_ptr<DeviceAllocation>> Buffer::AcquireForUse(
     const char* operation) const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   if (deleted_) {
     return absl::FailedPreconditionError(absl::StrCat(
         operation, " called on a deleted buffer; a buffer cannot be used "
@@ -169,7 +169,7 @@ absl::StatusOr<std::shared_ptr<DeviceAllocation>> Buffer::AcquireForUse(
 }
 
 void Buffer::AddUsage(EventRef event) {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   usage_events_.erase(
       std::remove_if(usage_events_.begin(), usage_events_.end(),
                      [](const EventRef& e) { return e->IsReady(); }),
@@ -237,14 +237,14 @@ void Buffer::Delete() {
   // Freeing may call into the driver: drop the reference outside the lock.
   std::shared_ptr<DeviceAllocation> released;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     deleted_ = true;
     released = std::move(allocation_);
   }
 }
 
 bool Buffer::IsDeleted() const {
-  absl::MutexLock lock(&mu_);
+  std::lock_guard<std::mutex> lock(mu_);
   return deleted_;
 }
 

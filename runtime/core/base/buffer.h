@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/base/client_state.h"
 #include "runtime/core/base/event.h"
@@ -95,12 +95,12 @@ class Buffer {
   const size_t size_in_bytes_;
   const EventRef definition_event_;
 
-  mutable absl::Mutex mu_;
-  std::shared_ptr<DeviceAllocation> allocation_ ABSL_GUARDED_BY(mu_);
-  bool deleted_ ABSL_GUARDED_BY(mu_) = false;
+  mutable std::mutex mu_;
+  std::shared_ptr<DeviceAllocation> allocation_;  // Guarded by mu_.
+  bool deleted_ = false;                          // Guarded by mu_.
   // Operations that read the buffer and may still be running. Pruned of
-  // completed ones as new ones are added.
-  std::vector<EventRef> usage_events_ ABSL_GUARDED_BY(mu_);
+  // completed ones as new ones are added. Guarded by mu_.
+  std::vector<EventRef> usage_events_;
 };
 
 }  // namespace pjrtx

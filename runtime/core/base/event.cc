@@ -14,19 +14,15 @@ EventRef Event::MakeReady(absl::Status status) {
 
 absl::Status Event::Await() const {
   if (!IsReady()) {
-    absl::MutexLock lock(&mu_);
-    mu_.Await(absl::Condition(
-        +[](const std::atomic<bool>* ready) {
-          return ready->load(std::memory_order_acquire);
-        },
-        &ready_));
+    std::unique_lock<std::mutex> lock(mu_);
+    ready_cv_.wait(lock, [this] { return IsReady(); });
   }
   return status_;
 }
 
 void Event::AndThen(Continuation fn) {
   if (!IsReady()) {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (!ready_.load(std::memory_order_relaxed)) {
       continuations_.push_back(std::move(fn));
       return;
@@ -38,11 +34,13 @@ void Event::AndThen(Continuation fn) {
 bool Event::Set(absl::Status status) {
   std::vector<Continuation> continuations;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (ready_.load(std::memory_order_relaxed)) return false;
     status_ = std::move(status);
     ready_.store(true, std::memory_order_release);
     continuations.swap(continuations_);
+    // Under the lock: a woken waiter may drop the last reference at once.
+    ready_cv_.notify_all();
   }
   // Run outside the lock: a continuation may register more work on this
   // event or drop the last reference to an object that owns it.
@@ -56,15 +54,16 @@ namespace {
 struct Countdown {
   explicit Countdown(size_t n) : pending(n) {}
   std::atomic<size_t> pending;
-  absl::Mutex mu;
+  std::mutex mu;
   // Index of the failed input with the lowest position, and its status.
-  size_t first_error_index ABSL_GUARDED_BY(mu) = SIZE_MAX;
-  absl::Status first_error ABSL_GUARDED_BY(mu);
+  // Guarded by mu.
+  size_t first_error_index = SIZE_MAX;
+  absl::Status first_error;
   EventRef result = Event::Create();
 
   void Arrive(size_t index, const absl::Status& status) {
     if (!status.ok()) {
-      absl::MutexLock lock(&mu);
+      std::lock_guard<std::mutex> lock(mu);
       if (index < first_error_index) {
         first_error_index = index;
         first_error = status;
@@ -73,7 +72,7 @@ struct Countdown {
     if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       absl::Status final_status;
       {
-        absl::MutexLock lock(&mu);
+        std::lock_guard<std::mutex> lock(mu);
         final_status = first_error;
       }
       result->Set(std::move(final_status));

@@ -3,12 +3,13 @@
 #define PJRTX_RUNTIME_CORE_BASE_EVENT_H_
 
 #include <atomic>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 
 namespace pjrtx {
@@ -51,10 +52,14 @@ class Event {
   bool Set(absl::Status status);
 
  private:
-  mutable absl::Mutex mu_;
+  // std::mutex rather than absl::Mutex throughout the runtime: Debian's
+  // Abseil is not built for ThreadSanitizer, which then cannot see the
+  // ordering absl::Mutex provides; pthread-based locks it can.
+  mutable std::mutex mu_;
+  mutable std::condition_variable ready_cv_;
   std::atomic<bool> ready_{false};
   absl::Status status_;  // Written once under mu_ before ready_ is published.
-  std::vector<Continuation> continuations_ ABSL_GUARDED_BY(mu_);
+  std::vector<Continuation> continuations_;  // Guarded by mu_.
 };
 
 // An event ready when all of `events` are; its status is the first error

@@ -2,11 +2,12 @@
 #ifndef PJRTX_RUNTIME_CORE_BASE_HOST_QUEUE_H_
 #define PJRTX_RUNTIME_CORE_BASE_HOST_QUEUE_H_
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <memory>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "runtime/core/base/device_queue.h"
 #include "runtime/core/base/thread_pool.h"
 
@@ -35,9 +36,10 @@ class HostQueue : public DeviceQueue {
   void Drain();
 
   ThreadPool* const pool_;
-  absl::Mutex mu_;
-  std::deque<std::shared_ptr<Item>> items_ ABSL_GUARDED_BY(mu_);
-  bool draining_ ABSL_GUARDED_BY(mu_) = false;
+  std::mutex mu_;
+  std::condition_variable idle_cv_;
+  std::deque<std::shared_ptr<Item>> items_;  // Guarded by mu_.
+  bool draining_ = false;                    // Guarded by mu_.
 };
 
 }  // namespace pjrtx

@@ -17,27 +17,27 @@ ThreadPool::ThreadPool(int num_threads) {
 
 ThreadPool::~ThreadPool() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
+  work_cv_.notify_all();
   for (std::thread& thread : threads_) thread.join();
 }
 
 void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
-  absl::MutexLock lock(&mu_);
-  work_.push_back(std::move(fn));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    work_.push_back(std::move(fn));
+  }
+  work_cv_.notify_one();
 }
 
 void ThreadPool::WorkerLoop() {
   while (true) {
     absl::AnyInvocable<void() &&> fn;
     {
-      absl::MutexLock lock(&mu_);
-      mu_.Await(absl::Condition(
-          +[](ThreadPool* pool) ABSL_EXCLUSIVE_LOCKS_REQUIRED(pool->mu_) {
-            return pool->stopping_ || !pool->work_.empty();
-          },
-          this));
+      std::unique_lock<std::mutex> lock(mu_);
+      work_cv_.wait(lock, [this] { return stopping_ || !work_.empty(); });
       if (work_.empty()) return;  // Stopping and drained.
       fn = std::move(work_.front());
       work_.pop_front();

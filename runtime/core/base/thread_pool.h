@@ -2,13 +2,14 @@
 #ifndef PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
 #define PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/functional/any_invocable.h"
-#include "absl/synchronization/mutex.h"
 
 namespace pjrtx {
 
@@ -28,9 +29,10 @@ class ThreadPool {
  private:
   void WorkerLoop();
 
-  absl::Mutex mu_;
-  std::deque<absl::AnyInvocable<void() &&>> work_ ABSL_GUARDED_BY(mu_);
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::deque<absl::AnyInvocable<void() &&>> work_;  // Guarded by mu_.
+  bool stopping_ = false;                           // Guarded by mu_.
   std::vector<std::thread> threads_;
 };
 

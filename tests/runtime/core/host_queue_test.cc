@@ -1,9 +1,9 @@
 #include "runtime/core/base/host_queue.h"
 
 #include <atomic>
+#include <mutex>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "gtest/gtest.h"
 
 namespace pjrtx {
@@ -12,12 +12,12 @@ namespace {
 TEST(HostQueueTest, RunsTasksInEnqueueOrder) {
   ThreadPool pool(4);
   HostQueue queue(&pool);
-  absl::Mutex mu;
+  std::mutex mu;
   std::vector<int> order;
   std::vector<EventRef> done;
   for (int i = 0; i < 100; ++i) {
     done.push_back(queue.Enqueue({}, [&, i] {
-      absl::MutexLock lock(&mu);
+      std::lock_guard<std::mutex> lock(mu);
       order.push_back(i);
       return absl::OkStatus();
     }));
