@@ -79,9 +79,8 @@ static void PrintDevice(PJRTX_Device* device) {
   text.struct_size = PJRTX_DeviceDescription_String_Args_STRUCT_SIZE;
   text.device_description = get.device_description;
   Failed(api->DeviceDescription_ToString(&text), "device string");
-  printf("  device %lld: %.*s  [%.*s]\n", (long long)id.id,
-         (int)text.text_size, text.text, (int)kind.device_kind_size,
-         kind.device_kind);
+  printf("  device %lld: %.*s  [%.*s]\n", (long long)id.id, (int)text.text_size,
+         text.text, (int)kind.device_kind_size, kind.device_kind);
 }
 
 /* Copies `data` to `device` and back; returns 0 if it came back intact. */
@@ -101,8 +100,8 @@ static int RoundTrip(PJRTX_Client* client, PJRTX_Device* device,
   from.host_buffer_semantics =
       PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes;
   from.device = device;
-  if (back == NULL || Failed(api->Client_BufferFromHostBuffer(&from),
-                             "copy to device")) {
+  if (back == NULL ||
+      Failed(api->Client_BufferFromHostBuffer(&from), "copy to device")) {
     free(back);
     return 1;
   }
@@ -190,7 +189,8 @@ int main(int argc, char** argv) {
   memset(&devices, 0, sizeof(devices));
   devices.struct_size = PJRTX_Client_Devices_Args_STRUCT_SIZE;
   devices.client = create.client;
-  if (Failed(api->Client_AddressableDevices(&devices), "list devices")) return 1;
+  if (Failed(api->Client_AddressableDevices(&devices), "list devices"))
+    return 1;
   printf("%s: %d addressable device(s)\n", argv[1], (int)devices.num_devices);
   for (i = 0; i < 1024; ++i) data[i] = (float)i * 0.25f;
   for (i = 0; i < (int)devices.num_devices; ++i) {

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <vector>
 
-
 namespace tpu_emu {
 
 // Emulated chip memory is lazily allocated host memory. Fresh pages cost a

@@ -19,12 +19,9 @@ struct Generation {
 
 // TPU generations with 2-D (torus-less or 2-D torus) or 3-D chip grids.
 constexpr Generation kGenerations[] = {
-    {"v2", "TPU v2 (emulated)", 2},
-    {"v3", "TPU v3 (emulated)", 2},
-    {"v4", "TPU v4 (emulated)", 3},
-    {"v5e", "TPU v5 lite (emulated)", 2},
-    {"v5p", "TPU v5p (emulated)", 3},
-    {"v6e", "TPU v6 lite (emulated)", 2},
+    {"v2", "TPU v2 (emulated)", 2},   {"v3", "TPU v3 (emulated)", 2},
+    {"v4", "TPU v4 (emulated)", 3},   {"v5e", "TPU v5 lite (emulated)", 2},
+    {"v5p", "TPU v5p (emulated)", 3}, {"v6e", "TPU v6 lite (emulated)", 2},
 };
 
 // A slice is at most this many chips along an axis and in total, which
@@ -33,9 +30,9 @@ constexpr int64_t kMaxAxis = 64;
 constexpr int64_t kMaxChips = 4096;
 
 absl::Status BadTopology(absl::string_view text, absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Invalid topology '", text, "': ", why,
-      ". Valid forms: ", ValidTopologyForms()));
+  return absl::InvalidArgumentError(
+      absl::StrCat("Invalid topology '", text, "': ", why,
+                   ". Valid forms: ", ValidTopologyForms()));
 }
 
 }  // namespace
@@ -64,8 +61,8 @@ absl::StatusOr<SliceShape> ParseSliceShape(absl::string_view text) {
     if (parts[0] == g.name) generation = &g;
   }
   if (generation == nullptr) {
-    return BadTopology(text, absl::StrCat("unknown generation '", parts[0],
-                                          "'"));
+    return BadTopology(text,
+                       absl::StrCat("unknown generation '", parts[0], "'"));
   }
   std::vector<absl::string_view> axes = absl::StrSplit(parts[1], 'x');
   if (static_cast<int>(axes.size()) != generation->rank) {
@@ -80,9 +77,9 @@ absl::StatusOr<SliceShape> ParseSliceShape(absl::string_view text) {
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t n;
     if (!absl::SimpleAtoi(axes[i], &n) || n < 1 || n > kMaxAxis) {
-      return BadTopology(text, absl::StrCat("axis '", axes[i],
-                                            "' is not an integer in 1..",
-                                            kMaxAxis));
+      return BadTopology(
+          text, absl::StrCat("axis '", axes[i], "' is not an integer in 1..",
+                             kMaxAxis));
     }
     shape.dims[i] = n;
   }
@@ -95,19 +92,18 @@ absl::StatusOr<SliceShape> ParseSliceShape(absl::string_view text) {
 
 absl::Status JobLayout::Validate() const {
   if (num_slices < 1 || num_slices > 1024) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "num_slices is ", num_slices, "; expected 1..1024"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_slices is ", num_slices, "; expected 1..1024"));
   }
   if (slice_index < 0 || slice_index >= num_slices) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "slice_index is ", slice_index, "; expected 0..", num_slices - 1,
-        " for num_slices=", num_slices));
+    return absl::InvalidArgumentError(
+        absl::StrCat("slice_index is ", slice_index, "; expected 0..",
+                     num_slices - 1, " for num_slices=", num_slices));
   }
   if (hosts_per_slice < 1 || slice.num_chips() % hosts_per_slice != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "hosts_per_slice is ", hosts_per_slice,
-        "; expected a divisor of the ", slice.num_chips(), " chips of ",
-        slice.ToString()));
+        "hosts_per_slice is ", hosts_per_slice, "; expected a divisor of the ",
+        slice.num_chips(), " chips of ", slice.ToString()));
   }
   if (host_index < 0 || host_index >= hosts_per_slice) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -14,10 +14,10 @@ namespace tpu_emu {
 
 // One slice's chip grid and the generation it emulates.
 struct SliceShape {
-  std::string generation;      // "v5e", "v4", ...
-  std::string device_kind;     // "TPU v5 lite (emulated)".
+  std::string generation;       // "v5e", "v4", ...
+  std::string device_kind;      // "TPU v5 lite (emulated)".
   std::array<int64_t, 3> dims;  // x, y, z; z = 1 for 2-D generations.
-  int rank = 2;                // 2 or 3 axes in the name.
+  int rank = 2;                 // 2 or 3 axes in the name.
 
   int64_t num_chips() const { return dims[0] * dims[1] * dims[2]; }
   std::string ToString() const;  // Canonical name, e.g. "v5e:2x2".
@@ -40,9 +40,7 @@ struct JobLayout {
   int64_t hosts_per_slice = 1;
   int64_t host_index = 0;
 
-  int64_t chips_per_host() const {
-    return slice.num_chips() / hosts_per_slice;
-  }
+  int64_t chips_per_host() const { return slice.num_chips() / hosts_per_slice; }
   int64_t process_index() const {
     return slice_index * hosts_per_slice + host_index;
   }

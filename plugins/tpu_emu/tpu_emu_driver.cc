@@ -31,8 +31,8 @@ pjrtx::TopologySpec TpuEmuDriver::Describe() {
   const int64_t num_local = layout.chips_per_host();
 
   pjrtx::TopologySpec topology;
-  topology.platform_version = absl::StrCat(
-      "0.1.0 (", slice.ToString(), ", ", layout.num_slices, " slice(s))");
+  topology.platform_version = absl::StrCat("0.1.0 (", slice.ToString(), ", ",
+                                           layout.num_slices, " slice(s))");
   topology.process_index = static_cast<int>(layout.process_index());
   topology.attributes = {
       {"topology", slice.ToString()},
@@ -66,16 +66,17 @@ pjrtx::TopologySpec TpuEmuDriver::Describe() {
       const std::array<int64_t, 3> coords = slice.Coords(chip);
       pjrtx::DeviceSpec device;
       device.global_id = s * chips + chip;
-      device.process_index = static_cast<int>(s * layout.hosts_per_slice + host);
+      device.process_index =
+          static_cast<int>(s * layout.hosts_per_slice + host);
       device.kind = slice.device_kind;
       device.addressable = local;
-      device.to_string = absl::StrCat(
-          "TpuDevice(id=", device.global_id, ", process_index=",
-          device.process_index, ", coords=(", absl::StrJoin(coords, ","),
-          "), core_on_chip=0)");
-      device.debug_string = absl::StrCat(device.to_string, " slice ", s, " of ",
-                                         layout.num_slices, ", ",
-                                         slice.ToString());
+      device.to_string =
+          absl::StrCat("TpuDevice(id=", device.global_id,
+                       ", process_index=", device.process_index, ", coords=(",
+                       absl::StrJoin(coords, ","), "), core_on_chip=0)");
+      device.debug_string =
+          absl::StrCat(device.to_string, " slice ", s, " of ",
+                       layout.num_slices, ", ", slice.ToString());
       device.attributes = {
           {"coords", std::vector<int64_t>(coords.begin(), coords.end())},
           {"core_on_chip", int64_t{0}},
@@ -102,15 +103,14 @@ absl::StatusOr<pjrtx::DeviceAddress> TpuEmuDriver::Allocate(int memory,
                                                             size_t size) {
   void* block = cache_.Allocate(size);
   if (block == nullptr) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "Host memory behind emulated memory ", memory, " is exhausted (",
-        size, " bytes requested)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("Host memory behind emulated memory ", memory,
+                     " is exhausted (", size, " bytes requested)"));
   }
   return pjrtx::DeviceAddress{reinterpret_cast<uintptr_t>(block)};
 }
 
-void TpuEmuDriver::Free(int memory, pjrtx::DeviceAddress address,
-                        size_t size) {
+void TpuEmuDriver::Free(int memory, pjrtx::DeviceAddress address, size_t size) {
   cache_.Free(AsPointer(address), size);
 }
 

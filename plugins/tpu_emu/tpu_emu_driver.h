@@ -14,7 +14,7 @@ namespace tpu_emu {
 struct DriverConfig {
   JobLayout layout;
   int64_t hbm_bytes = int64_t{1} << 30;  // Per chip.
-  bool sync = false;  // One worker thread for all chips.
+  bool sync = false;                     // One worker thread for all chips.
 };
 
 // Devices: every chip of every slice (global id = slice index x chips per

@@ -64,8 +64,8 @@ class TpuEmuPlugin : public pjrtx::Plugin {
     }
     const std::string& mode = options.GetString("mode");
     if (mode != "async" && mode != "sync") {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "mode is '", mode, "'; expected 'async' or 'sync'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("mode is '", mode, "'; expected 'async' or 'sync'"));
     }
     config.sync = mode == "sync";
     return std::make_unique<TpuEmuDriver>(std::move(config));

@@ -51,7 +51,8 @@ void PrintDevices(const Client& client) {
       memories = absl::StrJoin(kinds, " ");
     }
     std::string coords = Lookup(attributes, "coords");
-    if (absl::StartsWith(coords, "[")) coords = coords.substr(1, coords.size() - 2);
+    if (absl::StartsWith(coords, "["))
+      coords = coords.substr(1, coords.size() - 2);
     std::printf("  %5lld  %-24s  %-9s  %-12s  %-11s  %-13d  %s\n",
                 static_cast<long long>(device.id()), device.kind().c_str(),
                 coords.c_str(), Lookup(attributes, "core_on_chip").c_str(),
@@ -115,8 +116,7 @@ int RunInfo(const std::vector<std::string>& args) {
   if (!client.ok()) {
     std::cerr << "pjrtx info: cannot create a client: "
               << client.status().message() << "\n";
-    return client.status().code() == absl::StatusCode::kInvalidArgument ? 2
-                                                                         : 1;
+    return client.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
   }
   std::printf("\nClient: %s %s, process %d\n", client->platform_name().c_str(),
               client->platform_version().c_str(), client->process_index());

@@ -14,9 +14,8 @@ absl::StatusOr<Value> ParseTyped(const std::string& name,
                                  const std::string& text,
                                  const Value& prototype) {
   auto bad = [&](const char* expected) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Option '", name, "' has value '", text,
-                     "', expected ", expected));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Option '", name, "' has value '", text, "', expected ", expected));
   };
   switch (prototype.index()) {
     case 0:
@@ -60,8 +59,8 @@ absl::StatusOr<std::vector<NamedValue>> Client::ParseOptions(
   for (const std::string& flag : flags) {
     size_t eq = flag.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Option '", flag, "' is not of the form name=value"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Option '", flag, "' is not of the form name=value"));
     }
     std::string name = flag.substr(0, eq);
     std::string text = flag.substr(eq + 1);

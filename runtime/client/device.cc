@@ -86,15 +86,14 @@ absl::StatusOr<MemoryStats> Device::memory_stats() const {
   args.device = handle_;
   absl::Status status = TakeStatus(api_, api_->Device_MemoryStats(&args));
   if (!status.ok()) return status;
-  return MemoryStats{args.bytes_in_use, args.peak_bytes_in_use,
-                     args.num_allocs, args.bytes_limit};
+  return MemoryStats{args.bytes_in_use, args.peak_bytes_in_use, args.num_allocs,
+                     args.bytes_limit};
 }
 
 absl::StatusOr<TransferCounters> Device::transfer_counters() const {
   PJRTX_CLIENT_ARGS(PJRTX_Device_TransferCounters_Args, args);
   args.device = handle_;
-  absl::Status status =
-      TakeStatus(api_, api_->Device_TransferCounters(&args));
+  absl::Status status = TakeStatus(api_, api_->Device_TransferCounters(&args));
   if (!status.ok()) return status;
   TransferCounters c;
   c.host_to_device_bytes = args.host_to_device_bytes;

@@ -20,8 +20,9 @@ std::vector<NamedValue> ReadNamedValues(const PJRTX_NamedValue* values,
         out.value = v.value.int64_value;
         break;
       case PJRTX_NamedValue_kInt64List:
-        out.value = std::vector<int64_t>(
-            v.value.int64_array_value, v.value.int64_array_value + v.value_size);
+        out.value =
+            std::vector<int64_t>(v.value.int64_array_value,
+                                 v.value.int64_array_value + v.value_size);
         break;
       case PJRTX_NamedValue_kFloat:
         out.value = v.value.float_value;

@@ -19,8 +19,8 @@ absl::StatusOr<std::shared_ptr<PluginLibrary>> PluginLibrary::Load(
   }
   auto get_api = reinterpret_cast<PJRTX_GetApiFn>(dlsym(handle, "GetPjrtxApi"));
   if (get_api == nullptr) {
-    return absl::NotFoundError(absl::StrCat(
-        "GetPjrtxApi not found in '", path, "'; is it a pjrtx plugin?"));
+    return absl::NotFoundError(absl::StrCat("GetPjrtxApi not found in '", path,
+                                            "'; is it a pjrtx plugin?"));
   }
   const PJRTX_Api* api = get_api();
   if (api == nullptr) {
@@ -38,10 +38,10 @@ absl::StatusOr<std::shared_ptr<PluginLibrary>> PluginLibrary::Load(
         "the plugin's."));
   }
   if (api->struct_size < PJRTX_Api_STRUCT_SIZE_0_1) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "Plugin '", path, "' has a function table of ", api->struct_size,
-        " bytes, smaller than the ", PJRTX_Api_STRUCT_SIZE_0_1,
-        " bytes of API 0.1"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("Plugin '", path, "' has a function table of ",
+                     api->struct_size, " bytes, smaller than the ",
+                     PJRTX_Api_STRUCT_SIZE_0_1, " bytes of API 0.1"));
   }
   PJRTX_CLIENT_ARGS(PJRTX_Plugin_Initialize_Args, init);
   absl::Status initialized = TakeStatus(api, api->Plugin_Initialize(&init));

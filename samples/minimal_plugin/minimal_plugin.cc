@@ -94,8 +94,8 @@ class MinimalPlugin : public pjrtx::Plugin {
       const pjrtx::OptionSet& options, pjrtx::KeyValueStore* kv) override {
     int64_t count = options.GetInt64("device_count");
     if (count < 1 || count > 1024) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Option device_count is ", count, "; expected 1..1024"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Option device_count is ", count, "; expected 1..1024"));
     }
     return std::make_unique<HostMemoryDriver>(static_cast<int>(count));
   }

@@ -43,7 +43,8 @@ struct Context {
 
 bool Ok(const Context& c, PJRTX_Error* error) {
   absl::Status status = TakeStatus(c.api, error);
-  if (!status.ok()) std::fprintf(stderr, "error: %s\n", status.ToString().c_str());
+  if (!status.ok())
+    std::fprintf(stderr, "error: %s\n", status.ToString().c_str());
   return status.ok();
 }
 
@@ -101,15 +102,16 @@ void RunSize(const Context& c, int64_t bytes, int trials, bool* failed) {
                                ? absl::StrCat(bytes >> 20, "MiB")
                                : absl::StrCat(bytes >> 10, "KiB");
   auto report = [&](const std::string& what, const RatioResult& r) {
-    PrintResult(absl::StrCat("transfer.", what, ".", size), r,
-                absl::StrCat("GBps=", Bandwidth(bytes, r.subject_seconds),
-                             " memcpy_GBps=",
-                             Bandwidth(bytes, r.anchor_seconds)));
+    PrintResult(
+        absl::StrCat("transfer.", what, ".", size), r,
+        absl::StrCat("GBps=", Bandwidth(bytes, r.subject_seconds),
+                     " memcpy_GBps=", Bandwidth(bytes, r.anchor_seconds)));
   };
 
   report("h2d", CompareAlternating(
                     [&] {
-                      PJRTX_Buffer* b = FromHost(c, host.data(), bytes, c.device);
+                      PJRTX_Buffer* b =
+                          FromHost(c, host.data(), bytes, c.device);
                       if (b != nullptr) DestroyBuffer(c, b);
                       return b != nullptr;
                     },
@@ -135,7 +137,8 @@ void RunSize(const Context& c, int64_t bytes, int trials, bool* failed) {
                       PJRTX_CLIENT_ARGS(PJRTX_Buffer_CopyToDevice_Args, args);
                       args.buffer = source;
                       args.dst_device = c.other;
-                      if (!Ok(c, c.api->Buffer_CopyToDevice(&args))) return false;
+                      if (!Ok(c, c.api->Buffer_CopyToDevice(&args)))
+                        return false;
                       PJRTX_CLIENT_ARGS(PJRTX_Buffer_ReadyEvent_Args, ready);
                       ready.buffer = args.dst_buffer;
                       bool ok = Ok(c, c.api->Buffer_ReadyEvent(&ready)) &&
@@ -228,10 +231,10 @@ int main(int argc, char** argv) {
   }
   Context c{client->api(), client->handle(), devices[0].handle(),
             devices[1].handle()};
-  std::printf("transfer_bench: %s, %s; ratio = memcpy time / runtime time "
-              "(1 thread each)\n",
-              client->platform_name().c_str(),
-              client->platform_version().c_str());
+  std::printf(
+      "transfer_bench: %s, %s; ratio = memcpy time / runtime time "
+      "(1 thread each)\n",
+      client->platform_name().c_str(), client->platform_version().c_str());
   const int trials = quick ? 5 : 7;
   const int64_t max_size = quick ? (int64_t{1} << 20) : (int64_t{256} << 20);
   bool failed = false;
@@ -255,10 +258,10 @@ int main(int argc, char** argv) {
                AwaitAndDestroy(c, args.event);
       },
       [&] { return ping_pong.RoundTrip(); }, round_trips / 5, 5, &failed);
-  PrintResult("transfer.event_round_trip", latency,
-              absl::StrFormat("us=%.2f pingpong_us=%.2f",
-                              latency.subject_seconds * 1e6,
-                              latency.anchor_seconds * 1e6));
+  PrintResult(
+      "transfer.event_round_trip", latency,
+      absl::StrFormat("us=%.2f pingpong_us=%.2f", latency.subject_seconds * 1e6,
+                      latency.anchor_seconds * 1e6));
   DestroyBuffer(c, tiny);
   if (failed) {
     std::fprintf(stderr, "error: a transfer failed during the benchmark\n");

@@ -29,7 +29,8 @@ class DLPackTest : public ClientTest {
                     std::vector<int64_t> dims) {
     BufferPtr buffer;
     EXPECT_PJRTX_OK(BufferFromHost(
-        client(), DenseSpec(values.data(), PJRTX_Buffer_Type_F32, dims, device()),
+        client(),
+        DenseSpec(values.data(), PJRTX_Buffer_Type_F32, dims, device()),
         &buffer));
     return buffer;
   }
@@ -134,8 +135,8 @@ TEST_F(DLPackTest, ExportKeepsMemoryAliveAfterDeleteUntilTheDeleterRuns) {
     EXPECT_EQ(static_cast<float*>(tensor->dl_tensor.data)[12345], 3.0f);
   }
   tensor->deleter(tensor);
-  EXPECT_TRUE(PollUntil(
-      [&] { return MemoryStats(device()).bytes_in_use <= before; }));
+  EXPECT_TRUE(
+      PollUntil([&] { return MemoryStats(device()).bytes_in_use <= before; }));
 }
 
 TEST_F(DLPackTest, PredicatesHaveNoDLPackForm) {

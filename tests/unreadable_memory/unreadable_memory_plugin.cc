@@ -66,9 +66,8 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   absl::StatusOr<DeviceAddress> Allocate(int memory, size_t size) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (base_ == MAP_FAILED || next_offset_ + size > kReservation) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("Unreadable address space exhausted allocating ", size,
-                       " bytes"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "Unreadable address space exhausted allocating ", size, " bytes"));
     }
     uintptr_t address = reinterpret_cast<uintptr_t>(base_) + next_offset_;
     next_offset_ += (size + 4095) / 4096 * 4096;  // Never reused.
@@ -126,9 +125,9 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
       size_t offset = address.value - it->first;
       if (offset + size <= it->second.size()) return it->second.data() + offset;
     }
-    return absl::InternalError(absl::StrCat(
-        "Address 0x", absl::Hex(address.value), " (+", size,
-        " bytes) is not in a live allocation"));
+    return absl::InternalError(
+        absl::StrCat("Address 0x", absl::Hex(address.value), " (+", size,
+                     " bytes) is not in a live allocation"));
   }
 
   void* base_ = MAP_FAILED;

@@ -58,8 +58,10 @@ extern "C" {
 
 /* Defines <struct_type>_STRUCT_SIZE. */
 #define PJRTX_DEFINE_STRUCT_SIZE(struct_type, last_field) \
-  enum { struct_type##_STRUCT_SIZE =                      \
-             (int)PJRTX_STRUCT_SIZE(struct_type, last_field) }
+  enum {                                                  \
+    struct_type##_STRUCT_SIZE =                           \
+        (int)PJRTX_STRUCT_SIZE(struct_type, last_field)   \
+  }
 
 /* ------------------------------- Extensions ------------------------------ */
 
@@ -189,14 +191,15 @@ typedef struct {
   PJRTX_Extension_Base* extension_start;
 } PJRTX_Plugin_Initialize_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_Initialize_Args, extension_start);
-typedef PJRTX_Error* PJRTX_Plugin_Initialize(PJRTX_Plugin_Initialize_Args* args);
+typedef PJRTX_Error* PJRTX_Plugin_Initialize(
+    PJRTX_Plugin_Initialize_Args* args);
 
 /* Attributes of the plugin; they live for the life of the process. Always
  * present: `pjrtx.platform_name` (string), `pjrtx.plugin_version` (string),
  * `pjrtx.api_version` (int64 list {major, minor}), `pjrtx.capabilities`
  * (string, comma separated: "dlpack" when buffers can be exchanged through
- * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack). A plugin that finds no usable
- * hardware adds `pjrtx.unavailable_reason` (string). */
+ * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack). A plugin that finds
+ * no usable hardware adds `pjrtx.unavailable_reason` (string). */
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
@@ -204,7 +207,8 @@ typedef struct {
   size_t num_attributes;              /* out */
 } PJRTX_Plugin_Attributes_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_Attributes_Args, num_attributes);
-typedef PJRTX_Error* PJRTX_Plugin_Attributes(PJRTX_Plugin_Attributes_Args* args);
+typedef PJRTX_Error* PJRTX_Plugin_Attributes(
+    PJRTX_Plugin_Attributes_Args* args);
 
 /* The client create options the plugin accepts: for each option its name,
  * type and default value (in `options`), and a one-line description
@@ -212,9 +216,9 @@ typedef PJRTX_Error* PJRTX_Plugin_Attributes(PJRTX_Plugin_Attributes_Args* args)
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
-  const PJRTX_NamedValue* options;   /* out */
-  const char* const* descriptions;   /* out */
-  size_t num_options;                /* out */
+  const PJRTX_NamedValue* options; /* out */
+  const char* const* descriptions; /* out */
+  size_t num_options;              /* out */
 } PJRTX_Plugin_OptionSchema_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Plugin_OptionSchema_Args, num_options);
 typedef PJRTX_Error* PJRTX_Plugin_OptionSchema(
@@ -265,8 +269,7 @@ typedef PJRTX_Error* PJRTX_Event_Await(PJRTX_Event_Await_Args* args);
 
 /* Receives ownership of `error` (NULL on success) and must destroy it. The
  * caller keeps ownership of `user_arg`. */
-typedef void (*PJRTX_Event_OnReadyCallback)(PJRTX_Error* error,
-                                            void* user_arg);
+typedef void (*PJRTX_Event_OnReadyCallback)(PJRTX_Error* error, void* user_arg);
 
 /* Registers `callback` to run once when the event is ready. If the event is
  * already ready the callback runs inline, on the calling thread, before
@@ -319,8 +322,8 @@ typedef struct {
   int64_t timeout_in_ms;
   PJRTX_CallbackError callback_error;
   void* user_arg;
-  char* value;                          /* out */
-  size_t value_size;                    /* out */
+  char* value;                           /* out */
+  size_t value_size;                     /* out */
   void (*value_deleter_callback)(char*); /* out: frees `value` */
 } PJRTX_KeyValueGetCallback_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_KeyValueGetCallback_Args,
@@ -377,10 +380,10 @@ typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
   PJRTX_Client* client;
-  const char* platform_name;      /* out */
-  size_t platform_name_size;      /* out */
-  const char* platform_version;   /* out */
-  size_t platform_version_size;   /* out */
+  const char* platform_name;    /* out */
+  size_t platform_name_size;    /* out */
+  const char* platform_version; /* out */
+  size_t platform_version_size; /* out */
 } PJRTX_Client_Platform_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Platform_Args, platform_version_size);
 typedef PJRTX_Error* PJRTX_Client_Platform(PJRTX_Client_Platform_Args* args);
@@ -902,8 +905,8 @@ typedef PJRTX_Error* PJRTX_Buffer_ReadyEvent(
  * `dst` NULL it only sets `dst_size` to the bytes needed. Otherwise
  * `dst_size` must be at least that (else INVALID_ARGUMENT naming both
  * sizes) and `dst` must stay alive until `event` (owned by the caller) is
- * ready. A size query returns no event. The copy starts after the buffer is defined and every
- * `wait_events[i]` is ready. */
+ * ready. A size query returns no event. The copy starts after the buffer is
+ * defined and every `wait_events[i]` is ready. */
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;

@@ -22,9 +22,9 @@ absl::Status CheckSameClient(const PJRTX_Client* expected,
 
 absl::Status CheckAddressableDevice(const PJRTX_Device* device) {
   if (device->local_hardware_id < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Device ", device->description.spec->global_id,
-        " is not addressable from this process"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Device ", device->description.spec->global_id,
+                     " is not addressable from this process"));
   }
   return absl::OkStatus();
 }
@@ -64,9 +64,9 @@ absl::Status ResolvePlacement(PJRTX_Client* client, PJRTX_Device* device,
     return absl::OkStatus();
   }
   if (!state.DeviceAddressesMemory(device->index, memory->index)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        memory->to_string, " is not addressable by device ",
-        device->description.spec->global_id));
+    return absl::InvalidArgumentError(
+        absl::StrCat(memory->to_string, " is not addressable by device ",
+                     device->description.spec->global_id));
   }
   *device_index = device->index;
   return absl::OkStatus();
@@ -85,7 +85,8 @@ PJRTX_Buffer* WrapBuffer(PJRTX_Client* client, std::unique_ptr<Buffer> buffer) {
   return handle;
 }
 
-PJRTX_Error* BufferFromHostBuffer(PJRTX_Client_BufferFromHostBuffer_Args* args) {
+PJRTX_Error* BufferFromHostBuffer(
+    PJRTX_Client_BufferFromHostBuffer_Args* args) {
   PJRTX_CHECK_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
   args->done_with_host_buffer = nullptr;
   args->buffer = nullptr;
@@ -98,7 +99,8 @@ PJRTX_Error* BufferFromHostBuffer(PJRTX_Client_BufferFromHostBuffer_Args* args) 
     return ToError(absl::InvalidArgumentError(
         absl::StrCat("dims is NULL but num_dims is ", args->num_dims)));
   }
-  if (args->byte_strides != nullptr && args->num_byte_strides != args->num_dims) {
+  if (args->byte_strides != nullptr &&
+      args->num_byte_strides != args->num_dims) {
     return ToError(absl::InvalidArgumentError(absl::StrCat(
         "Got ", args->num_byte_strides, " byte strides for ", args->num_dims,
         " dimensions; expected one stride per dimension")));
@@ -222,7 +224,8 @@ PJRTX_Error* CopyBuffer(PJRTX_Buffer* source, PJRTX_Client* dst_client,
   PJRTX_RETURN_ERROR_IF(
       CheckSameClient(source->client, dst_client, "The destination"));
   std::vector<EventRef> wait_for;
-  PJRTX_RETURN_ERROR_IF(ReadWaitEvents(wait_events, num_wait_events, &wait_for));
+  PJRTX_RETURN_ERROR_IF(
+      ReadWaitEvents(wait_events, num_wait_events, &wait_for));
   absl::StatusOr<std::unique_ptr<Buffer>> copy =
       source->buffer->CopyTo(dst_device, dst_memory, std::move(wait_for));
   if (!copy.ok()) return ToError(copy.status());

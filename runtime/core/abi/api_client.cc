@@ -44,8 +44,8 @@ absl::StatusOr<std::unique_ptr<PJRTX_Client>> MakeClient(
     auto memory = std::make_unique<PJRTX_Memory>();
     memory->client = client.get();
     memory->index = static_cast<int>(m);
-    memory->to_string = absl::StrCat("Memory(id=", m, ", kind=",
-                                     topology.memories[m].kind, ")");
+    memory->to_string = absl::StrCat("Memory(id=", m,
+                                     ", kind=", topology.memories[m].kind, ")");
     client->memories.push_back(memory.get());
     client->memory_storage.push_back(std::move(memory));
   }
@@ -158,8 +158,9 @@ PJRTX_Error* ClientLookupDevice(PJRTX_Client_LookupDevice_Args* args) {
       "No device with global id ", args->id, "; the client has ", ids.size(),
       " devices",
       ids.empty() ? ""
-                  : absl::StrCat(" with ids ", *std::min_element(ids.begin(), ids.end()),
-                                 "..", *std::max_element(ids.begin(), ids.end())))));
+                  : absl::StrCat(
+                        " with ids ", *std::min_element(ids.begin(), ids.end()),
+                        "..", *std::max_element(ids.begin(), ids.end())))));
 }
 
 PJRTX_Error* ClientAddressableMemories(

@@ -10,8 +10,8 @@ namespace {
 absl::Status CheckAddressable(const PJRTX_Device* device) {
   if (device->local_hardware_id < 0) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "Device ", device->description.spec->global_id,
-        " belongs to process ", device->description.spec->process_index,
+        "Device ", device->description.spec->global_id, " belongs to process ",
+        device->description.spec->process_index,
         " and is not addressable from this process"));
   }
   return absl::OkStatus();

@@ -10,13 +10,15 @@ namespace pjrtx::abi {
 namespace {
 
 void ErrorDestroy(PJRTX_Error_Destroy_Args* args) {
-  if (args == nullptr || args->struct_size < PJRTX_Error_Destroy_Args_STRUCT_SIZE)
+  if (args == nullptr ||
+      args->struct_size < PJRTX_Error_Destroy_Args_STRUCT_SIZE)
     return;
   delete args->error;
 }
 
 void ErrorMessage(PJRTX_Error_Message_Args* args) {
-  if (args == nullptr || args->struct_size < PJRTX_Error_Message_Args_STRUCT_SIZE)
+  if (args == nullptr ||
+      args->struct_size < PJRTX_Error_Message_Args_STRUCT_SIZE)
     return;
   args->message = nullptr;
   args->message_size = 0;
@@ -82,8 +84,9 @@ PJRTX_Error* EventOnReady(PJRTX_Event_OnReady_Args* args) {
   // The continuation runs on whichever thread sets the event (maybe a device
   // worker); the framework's callback is moved to the callback thread.
   event->AndThen([callback, user_arg](const absl::Status& status) {
-    PostToCallbackThread(
-        [callback, user_arg, status]() { callback(ToError(status), user_arg); });
+    PostToCallbackThread([callback, user_arg, status]() {
+      callback(ToError(status), user_arg);
+    });
   });
   return nullptr;
 }
@@ -107,8 +110,8 @@ PJRTX_Error* EventSet(PJRTX_Event_Set_Args* args) {
   }
   int code = static_cast<int>(args->error_code);
   if (code < 0 || code > 16) {
-    return ToError(absl::InvalidArgumentError(absl::StrCat(
-        "Unknown error code ", code, "; expected 0..16")));
+    return ToError(absl::InvalidArgumentError(
+        absl::StrCat("Unknown error code ", code, "; expected 0..16")));
   }
   absl::Status status;
   if (code != 0) {

@@ -83,7 +83,6 @@ const std::vector<Attribute>& PluginAttributeList() {
   return PluginAttributes().attributes();
 }
 
-
 void FillPluginSlots(PJRTX_Api& api) {
   api.Plugin_Initialize = PluginInitialize;
   api.Plugin_Attributes = PluginAttributesEntry;

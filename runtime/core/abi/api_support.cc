@@ -25,8 +25,9 @@ absl::Status CheckStructSize(const char* struct_name, const void* args,
   if (given < expected) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Unexpected ", struct_name, " size: expected ", expected, ", got ",
-        given, ". The caller is likely built against an older pjrtx header "
-               "than the plugin, which implements API ",
+        given,
+        ". The caller is likely built against an older pjrtx header "
+        "than the plugin, which implements API ",
         PJRTX_API_MAJOR, ".", PJRTX_API_MINOR,
         "; rebuild the caller against this header or newer."));
   }

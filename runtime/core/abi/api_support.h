@@ -44,19 +44,19 @@ void FillDLPackSlots(PJRTX_Api& api);
 
 // First statement of every entry point: checks the args pointer and size,
 // returning the error. `Type` is the args struct type.
-#define PJRTX_CHECK_ARGS(Type, args)                                       \
-  do {                                                                     \
-    ::absl::Status pjrtx_size_status_ = ::pjrtx::abi::CheckStructSize(     \
-        #Type, (args), (args) == nullptr ? 0 : (args)->struct_size,        \
-        Type##_STRUCT_SIZE);                                               \
-    if (!pjrtx_size_status_.ok())                                          \
-      return ::pjrtx::abi::ToError(pjrtx_size_status_);                    \
+#define PJRTX_CHECK_ARGS(Type, args)                                   \
+  do {                                                                 \
+    ::absl::Status pjrtx_size_status_ = ::pjrtx::abi::CheckStructSize( \
+        #Type, (args), (args) == nullptr ? 0 : (args)->struct_size,    \
+        Type##_STRUCT_SIZE);                                           \
+    if (!pjrtx_size_status_.ok())                                      \
+      return ::pjrtx::abi::ToError(pjrtx_size_status_);                \
   } while (0)
 
 // Returns the error of a failed absl::Status expression from an entry point.
-#define PJRTX_RETURN_ERROR_IF(expr)                               \
-  do {                                                            \
-    ::absl::Status pjrtx_status_ = (expr);                        \
+#define PJRTX_RETURN_ERROR_IF(expr)                                       \
+  do {                                                                    \
+    ::absl::Status pjrtx_status_ = (expr);                                \
     if (!pjrtx_status_.ok()) return ::pjrtx::abi::ToError(pjrtx_status_); \
   } while (0)
 

@@ -37,14 +37,13 @@ const void* PluginInstanceTag() {
 absl::Status CheckHandleHeader(const HandleHeader* header, HandleKind kind,
                                absl::string_view arg) {
   if (header == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Argument '", arg, "' is NULL; expected a ",
-                     KindName(kind)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument '", arg, "' is NULL; expected a ", KindName(kind)));
   }
   if (header->magic != HandleHeader::kMagic) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Argument '", arg, "' is not a ", KindName(kind),
-        " of any pjrtx plugin"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Argument '", arg, "' is not a ", KindName(kind),
+                     " of any pjrtx plugin"));
   }
   if (header->owner != PluginInstanceTag()) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -88,7 +88,7 @@ struct PJRTX_Device {
       pjrtx::abi::HandleKind::kDevice;
   pjrtx::abi::HandleHeader header{kKind};
   PJRTX_Client* client = nullptr;
-  int index = 0;              // Into TopologySpec::devices.
+  int index = 0;               // Into TopologySpec::devices.
   int local_hardware_id = -1;  // -1 for devices of other processes.
   PJRTX_DeviceDescription description;
   std::vector<PJRTX_Memory*> memories;  // Default memory first.

@@ -49,9 +49,8 @@ absl::StatusOr<std::vector<Attribute>> ReadNamedValues(
     const PJRTX_NamedValue* values, size_t num_values) {
   std::vector<Attribute> result;
   if (num_values > 0 && values == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Options array is NULL but holds ", num_values,
-                     " entries"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Options array is NULL but holds ", num_values, " entries"));
   }
   for (size_t i = 0; i < num_values; ++i) {
     const PJRTX_NamedValue& v = values[i];
@@ -79,11 +78,11 @@ absl::StatusOr<std::vector<Attribute>> ReadNamedValues(
           return absl::InvalidArgumentError(absl::StrCat(
               "Named value '", attribute.name, "' has a NULL list"));
         }
-        attribute.value =
-            v.value_size == 0
-                ? std::vector<int64_t>()
-                : std::vector<int64_t>(v.value.int64_array_value,
-                                       v.value.int64_array_value + v.value_size);
+        attribute.value = v.value_size == 0
+                              ? std::vector<int64_t>()
+                              : std::vector<int64_t>(
+                                    v.value.int64_array_value,
+                                    v.value.int64_array_value + v.value_size);
         break;
       case PJRTX_NamedValue_kFloat:
         attribute.value = v.value.float_value;
@@ -92,9 +91,9 @@ absl::StatusOr<std::vector<Attribute>> ReadNamedValues(
         attribute.value = v.value.bool_value;
         break;
       default:
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Named value '", attribute.name, "' has unknown type ",
-            static_cast<int>(v.type), "; expected 0..4"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("Named value '", attribute.name, "' has unknown type ",
+                         static_cast<int>(v.type), "; expected 0..4"));
     }
     result.push_back(std::move(attribute));
   }

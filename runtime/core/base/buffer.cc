@@ -58,8 +58,7 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
     std::shared_ptr<ClientState> client, const HostArray& host, int device,
     int memory, PJRTX_HostBufferSemantics semantics,
     std::vector<EventRef> wait_for, EventRef* done_with_host) {
-  PJRTX_ASSIGN_OR_RETURN(size_t element_size,
-                         SupportedElementSize(host.type));
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size, SupportedElementSize(host.type));
   PJRTX_ASSIGN_OR_RETURN(int64_t count, ElementCount(host.dims));
   if (count > 0 && static_cast<uint64_t>(count) > SIZE_MAX / element_size) {
     return absl::OutOfRangeError(
@@ -67,22 +66,24 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
   }
   const size_t bytes = static_cast<size_t>(count) * element_size;
   if (host.data == nullptr && bytes > 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Host data is NULL for an array of ", bytes, " bytes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Host data is NULL for an array of ", bytes, " bytes"));
   }
   if (semantics < PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall ||
       semantics > PJRTX_HostBufferSemantics_kMutableZeroCopy) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown host buffer semantics ", static_cast<int>(semantics),
-        "; expected 0..3"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unknown host buffer semantics ",
+                     static_cast<int>(semantics), "; expected 0..3"));
   }
-  if (!host.byte_strides.empty() && host.byte_strides.size() != host.dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Got ", host.byte_strides.size(), " byte strides for ",
-        host.dims.size(), " dimensions"));
+  if (!host.byte_strides.empty() &&
+      host.byte_strides.size() != host.dims.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Got ", host.byte_strides.size(), " byte strides for ",
+                     host.dims.size(), " dimensions"));
   }
-  const bool dense = host.byte_strides.empty() || count == 0 ||
-                     host.byte_strides == DenseByteStrides(host.dims, element_size);
+  const bool dense =
+      host.byte_strides.empty() || count == 0 ||
+      host.byte_strides == DenseByteStrides(host.dims, element_size);
   MemorySpace& space = client->memory(memory);
 
   const bool zero_copy =
@@ -111,9 +112,9 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
       client->CountCopy(-1, device, memory, device, bytes);
     }
     *done_with_host = Event::MakeReady();
-    return std::unique_ptr<Buffer>(new Buffer(
-        std::move(client), device, memory, host.type, host.dims, bytes,
-        std::move(allocation), Event::MakeReady()));
+    return std::unique_ptr<Buffer>(
+        new Buffer(std::move(client), device, memory, host.type, host.dims,
+                   bytes, std::move(allocation), Event::MakeReady()));
   }
   // Data the queued copy reads: the caller's memory while it stays valid,
   // else a dense host copy taken now.
@@ -152,18 +153,19 @@ std::unique_ptr<Buffer> Buffer::FromAllocation(
     PJRTX_Buffer_Type type, std::vector<int64_t> dims,
     std::shared_ptr<DeviceAllocation> allocation, EventRef definition_event) {
   const size_t size = allocation->size();
-  return std::unique_ptr<Buffer>(new Buffer(
-      std::move(client), device, memory, type, std::move(dims), size,
-      std::move(allocation), std::move(definition_event)));
+  return std::unique_ptr<Buffer>(
+      new Buffer(std::move(client), device, memory, type, std::move(dims), size,
+                 std::move(allocation), std::move(definition_event)));
 }
 
 absl::StatusOr<std::shared_ptr<DeviceAllocation>> Buffer::AcquireForUse(
     const char* operation) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (deleted_) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        operation, " called on a deleted buffer; a buffer cannot be used "
-                   "after PJRTX_Buffer_Delete"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(operation,
+                     " called on a deleted buffer; a buffer cannot be used "
+                     "after PJRTX_Buffer_Delete"));
   }
   return allocation_;
 }
@@ -217,16 +219,21 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::CopyTo(
   const size_t bytes = size_in_bytes_;
   const int src_memory = memory_;
   const int src_device = device_;
-  EventRef copied = client_->queue(dst_device).Enqueue(
-      std::move(wait_for), [state, source, target, bytes, src_memory,
-                            src_device, dst_memory, dst_device]() {
-        if (bytes == 0) return absl::OkStatus();
-        PJRTX_RETURN_IF_ERROR(state->memory(dst_memory).driver().CopyBetween(
-            dst_memory, target->address(), src_memory, source->address(),
-            bytes));
-        state->CountCopy(src_memory, src_device, dst_memory, dst_device, bytes);
-        return absl::OkStatus();
-      });
+  EventRef copied =
+      client_->queue(dst_device)
+          .Enqueue(
+              std::move(wait_for), [state, source, target, bytes, src_memory,
+                                    src_device, dst_memory, dst_device]() {
+                if (bytes == 0) return absl::OkStatus();
+                PJRTX_RETURN_IF_ERROR(
+                    state->memory(dst_memory)
+                        .driver()
+                        .CopyBetween(dst_memory, target->address(), src_memory,
+                                     source->address(), bytes));
+                state->CountCopy(src_memory, src_device, dst_memory, dst_device,
+                                 bytes);
+                return absl::OkStatus();
+              });
   AddUsage(copied);
   return std::unique_ptr<Buffer>(new Buffer(client_, dst_device, dst_memory,
                                             type_, dims_, size_in_bytes_,

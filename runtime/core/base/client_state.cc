@@ -22,24 +22,24 @@ absl::Status CheckTopology(const TopologySpec& topology) {
           "Plugin bug: device global id ", device.global_id, " is repeated"));
     }
     if (device.addressable && device.memories.empty()) {
-      return absl::InternalError(absl::StrCat(
-          "Plugin bug: addressable device ", device.global_id,
-          " has no memory"));
+      return absl::InternalError(absl::StrCat("Plugin bug: addressable device ",
+                                              device.global_id,
+                                              " has no memory"));
     }
     for (int m : device.memories) {
       if (m < 0 || m >= num_memories) {
-        return absl::InternalError(absl::StrCat(
-            "Plugin bug: device ", device.global_id, " names memory ", m,
-            " of ", num_memories));
+        return absl::InternalError(
+            absl::StrCat("Plugin bug: device ", device.global_id,
+                         " names memory ", m, " of ", num_memories));
       }
     }
   }
   for (int m = 0; m < num_memories; ++m) {
     for (int d : topology.memories[m].devices) {
       if (d < 0 || d >= num_devices || !topology.devices[d].addressable) {
-        return absl::InternalError(absl::StrCat(
-            "Plugin bug: memory ", m, " names device index ", d,
-            " which is not an addressable device"));
+        return absl::InternalError(
+            absl::StrCat("Plugin bug: memory ", m, " names device index ", d,
+                         " which is not an addressable device"));
       }
     }
   }
@@ -69,7 +69,8 @@ absl::StatusOr<std::shared_ptr<ClientState>> ClientState::Create(
     std::unique_ptr<DeviceQueue> queue;
     if (state->topology_.devices[d].addressable) {
       queue = state->driver_->CreateNativeQueue(d);
-      if (queue == nullptr) queue = std::make_unique<HostQueue>(state->pool_.get());
+      if (queue == nullptr)
+        queue = std::make_unique<HostQueue>(state->pool_.get());
     }
     state->queues_.push_back(std::move(queue));
     state->counters_.push_back(std::make_unique<TransferCounters>());

@@ -46,8 +46,8 @@ class ClientState {
 
   // Counts a completed copy of `bytes` between two memories (or the host,
   // memory -1) in the transfer counters of the device it touches.
-  void CountCopy(int src_memory, int src_device, int dst_memory,
-                 int dst_device, size_t bytes);
+  void CountCopy(int src_memory, int src_device, int dst_memory, int dst_device,
+                 size_t bytes);
 
  private:
   ClientState() = default;

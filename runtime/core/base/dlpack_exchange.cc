@@ -20,18 +20,30 @@ absl::StatusOr<DLDataType> ToDLDataType(PJRTX_Buffer_Type type) {
                       1};
   };
   switch (type) {
-    case PJRTX_Buffer_Type_S8: return make(kDLInt, 8);
-    case PJRTX_Buffer_Type_S16: return make(kDLInt, 16);
-    case PJRTX_Buffer_Type_S32: return make(kDLInt, 32);
-    case PJRTX_Buffer_Type_S64: return make(kDLInt, 64);
-    case PJRTX_Buffer_Type_U8: return make(kDLUInt, 8);
-    case PJRTX_Buffer_Type_U16: return make(kDLUInt, 16);
-    case PJRTX_Buffer_Type_U32: return make(kDLUInt, 32);
-    case PJRTX_Buffer_Type_U64: return make(kDLUInt, 64);
-    case PJRTX_Buffer_Type_F16: return make(kDLFloat, 16);
-    case PJRTX_Buffer_Type_F32: return make(kDLFloat, 32);
-    case PJRTX_Buffer_Type_F64: return make(kDLFloat, 64);
-    case PJRTX_Buffer_Type_BF16: return make(kDLBfloat, 16);
+    case PJRTX_Buffer_Type_S8:
+      return make(kDLInt, 8);
+    case PJRTX_Buffer_Type_S16:
+      return make(kDLInt, 16);
+    case PJRTX_Buffer_Type_S32:
+      return make(kDLInt, 32);
+    case PJRTX_Buffer_Type_S64:
+      return make(kDLInt, 64);
+    case PJRTX_Buffer_Type_U8:
+      return make(kDLUInt, 8);
+    case PJRTX_Buffer_Type_U16:
+      return make(kDLUInt, 16);
+    case PJRTX_Buffer_Type_U32:
+      return make(kDLUInt, 32);
+    case PJRTX_Buffer_Type_U64:
+      return make(kDLUInt, 64);
+    case PJRTX_Buffer_Type_F16:
+      return make(kDLFloat, 16);
+    case PJRTX_Buffer_Type_F32:
+      return make(kDLFloat, 32);
+    case PJRTX_Buffer_Type_F64:
+      return make(kDLFloat, 64);
+    case PJRTX_Buffer_Type_BF16:
+      return make(kDLBfloat, 16);
     default:
       return absl::UnimplementedError(absl::StrCat(
           "Element type ", ElementTypeName(type),
@@ -54,9 +66,9 @@ absl::StatusOr<PJRTX_Buffer_Type> FromDLDataType(DLDataType dtype) {
       return type;
     }
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "DLPack dtype (code ", code, ", ", bits,
-      " bits) has no pjrtx element type"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("DLPack dtype (code ", code, ", ", bits,
+                   " bits) has no pjrtx element type"));
 }
 
 // What an exported tensor owns: the memory reference and the shape arrays.
@@ -133,13 +145,14 @@ absl::StatusOr<std::unique_ptr<Buffer>> ImportFromDLPack(
     }
   }
   const size_t bytes = static_cast<size_t>(count) * (t.dtype.bits / 8);
-  const uintptr_t address =
-      reinterpret_cast<uintptr_t>(t.data) + static_cast<uintptr_t>(t.byte_offset);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(t.data) +
+                            static_cast<uintptr_t>(t.byte_offset);
   std::shared_ptr<DeviceAllocation> allocation =
-      client->memory(memory).WrapExternal(
-          DeviceAddress{address}, bytes, [tensor] {
-            if (tensor->deleter != nullptr) tensor->deleter(tensor);
-          });
+      client->memory(memory).WrapExternal(DeviceAddress{address}, bytes,
+                                          [tensor] {
+                                            if (tensor->deleter != nullptr)
+                                              tensor->deleter(tensor);
+                                          });
   return Buffer::FromAllocation(std::move(client), device, memory, type,
                                 std::move(dims), std::move(allocation),
                                 Event::MakeReady());

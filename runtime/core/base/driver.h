@@ -45,8 +45,8 @@ struct MemorySpec {
 struct DeviceSpec {
   int64_t global_id = 0;  // Unique across the processes of the job.
   int process_index = 0;
-  std::string kind;        // e.g. "TPU v5 lite (emulated)".
-  std::string to_string;   // Short, e.g. "TpuEmuDevice(id=3)".
+  std::string kind;       // e.g. "TPU v5 lite (emulated)".
+  std::string to_string;  // Short, e.g. "TpuEmuDevice(id=3)".
   std::string debug_string;
   std::vector<Attribute> attributes;
   bool addressable = true;
@@ -66,8 +66,8 @@ struct TopologySpec {
 // Synchronous device primitives. The core calls them from its device queues
 // (one task at a time per device, possibly concurrently across devices), and
 // CopyFromHost also from a framework thread into a fresh allocation no
-// queued task can see yet; so implementations must be thread-safe. Memory indices refer
-// to TopologySpec::memories.
+// queued task can see yet; so implementations must be thread-safe. Memory
+// indices refer to TopologySpec::memories.
 class Driver {
  public:
   virtual ~Driver() = default;

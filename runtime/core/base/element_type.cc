@@ -10,13 +10,13 @@ namespace pjrtx {
 namespace {
 
 constexpr std::array<const char*, 34> kTypeNames = {
-    "INVALID",     "PRED",          "S8",         "S16",        "S32",
-    "S64",         "U8",            "U16",        "U32",        "U64",
-    "F16",         "F32",           "F64",        "BF16",       "C64",
-    "C128",        "F8E5M2",        "F8E4M3FN",   "F8E4M3B11FNUZ",
-    "F8E5M2FNUZ",  "F8E4M3FNUZ",    "S4",         "U4",         "TOKEN",
-    "S2",          "U2",            "F8E4M3",     "F8E3M4",     "F8E8M0FNU",
-    "F4E2M1FN",    "S1",            "U1",         "F6E2M3FN",   "F6E3M2FN"};
+    "INVALID",    "PRED",   "S8",       "S16",           "S32",
+    "S64",        "U8",     "U16",      "U32",           "U64",
+    "F16",        "F32",    "F64",      "BF16",          "C64",
+    "C128",       "F8E5M2", "F8E4M3FN", "F8E4M3B11FNUZ", "F8E5M2FNUZ",
+    "F8E4M3FNUZ", "S4",     "U4",       "TOKEN",         "S2",
+    "U2",         "F8E4M3", "F8E3M4",   "F8E8M0FNU",     "F4E2M1FN",
+    "S1",         "U1",     "F6E2M3FN", "F6E3M2FN"};
 
 constexpr char kSupportedList[] =
     "PRED, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, "
@@ -54,10 +54,9 @@ absl::StatusOr<size_t> SupportedElementSize(PJRTX_Buffer_Type type) {
     case PJRTX_Buffer_Type_F64:
       return 8;
     default:
-      return absl::UnimplementedError(
-          absl::StrCat("Element type ", ElementTypeName(type),
-                       " is not supported; supported types are ",
-                       kSupportedList));
+      return absl::UnimplementedError(absl::StrCat(
+          "Element type ", ElementTypeName(type),
+          " is not supported; supported types are ", kSupportedList));
   }
 }
 

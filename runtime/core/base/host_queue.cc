@@ -13,7 +13,7 @@ struct HostQueue::Item {
   std::atomic<size_t> pending{1};
   std::mutex mu;
   absl::Status wait_error;  // Guarded by mu.
-  bool ready = false;  // Guarded by the queue's mu_.
+  bool ready = false;       // Guarded by the queue's mu_.
 };
 
 HostQueue::~HostQueue() { WaitIdle(); }

@@ -4,8 +4,8 @@
 
 #include <condition_variable>
 #include <deque>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "runtime/core/base/device_queue.h"

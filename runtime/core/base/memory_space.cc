@@ -31,10 +31,9 @@ absl::StatusOr<std::shared_ptr<DeviceAllocation>> MemorySpace::Allocate(
   if (spec_.bytes_limit > 0 && in_use > spec_.bytes_limit) {
     bytes_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
     return absl::ResourceExhaustedError(absl::StrCat(
-        "Out of memory in '", spec_.kind, "' memory ", index_,
-        ": allocating ", size, " bytes with ", in_use - bytes,
-        " bytes in use would pass the limit of ", spec_.bytes_limit,
-        " bytes"));
+        "Out of memory in '", spec_.kind, "' memory ", index_, ": allocating ",
+        size, " bytes with ", in_use - bytes,
+        " bytes in use would pass the limit of ", spec_.bytes_limit, " bytes"));
   }
   DeviceAddress address;
   if (size > 0) {

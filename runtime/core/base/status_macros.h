@@ -8,10 +8,10 @@
 #include "absl/status/statusor.h"
 
 // Returns from the enclosing function if `expr` (an absl::Status) is not OK.
-#define PJRTX_RETURN_IF_ERROR(expr)                        \
-  do {                                                     \
-    ::absl::Status pjrtx_status_ = (expr);                 \
-    if (!pjrtx_status_.ok()) return pjrtx_status_;         \
+#define PJRTX_RETURN_IF_ERROR(expr)                \
+  do {                                             \
+    ::absl::Status pjrtx_status_ = (expr);         \
+    if (!pjrtx_status_.ok()) return pjrtx_status_; \
   } while (0)
 
 #define PJRTX_STATUS_CONCAT_INNER_(a, b) a##b
@@ -19,8 +19,8 @@
 
 // Evaluates `rexpr` (an absl::StatusOr<T>); returns its status on error,
 // otherwise moves the value into `lhs` (a declaration or an lvalue).
-#define PJRTX_ASSIGN_OR_RETURN(lhs, rexpr)                                   \
-  PJRTX_ASSIGN_OR_RETURN_IMPL_(                                              \
+#define PJRTX_ASSIGN_OR_RETURN(lhs, rexpr) \
+  PJRTX_ASSIGN_OR_RETURN_IMPL_(            \
       PJRTX_STATUS_CONCAT_(pjrtx_statusor_, __LINE__), lhs, rexpr)
 
 #define PJRTX_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr) \

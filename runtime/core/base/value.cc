@@ -64,8 +64,9 @@ absl::StatusOr<OptionSet> OptionSet::Validate(
 
 const Value& OptionSet::Get(absl::string_view name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) std::abort();  // A plugin asked for an option
-                                          // missing from its own schema.
+  if (it == values_.end())
+    std::abort();  // A plugin asked for an option
+                   // missing from its own schema.
   return it->second;
 }
 

@@ -33,7 +33,8 @@ absl::StatusOr<Client> Make(const std::vector<std::string>& flags) {
 }
 
 template <typename T>
-T Attribute(const std::vector<NamedValue>& attributes, const std::string& name) {
+T Attribute(const std::vector<NamedValue>& attributes,
+            const std::string& name) {
   for (const NamedValue& a : attributes) {
     if (a.name == name) return std::get<T>(a.value);
   }
@@ -65,8 +66,9 @@ TEST(TpuEmuTest, V4Is3D) {
   std::vector<Device> devices = client->addressable_devices();
   ASSERT_EQ(devices.size(), 8u);
   EXPECT_EQ(devices[7].kind(), "TPU v4 (emulated)");
-  EXPECT_THAT(Attribute<std::vector<int64_t>>(devices[7].attributes(), "coords"),
-              ElementsAre(1, 1, 1));
+  EXPECT_THAT(
+      Attribute<std::vector<int64_t>>(devices[7].attributes(), "coords"),
+      ElementsAre(1, 1, 1));
 }
 
 TEST(TpuEmuTest, EveryChipHasDeviceAndHostMemories) {
@@ -107,8 +109,9 @@ TEST(TpuEmuTest, Pod256ChipsCreatesListsAndCopiesToEveryChip) {
         << "chip " << i;
     EXPECT_EQ(copies[i].device().id(), static_cast<int64_t>(i));
   }
-  EXPECT_EQ(Attribute<std::vector<int64_t>>(devices[255].attributes(), "coords"),
-            (std::vector<int64_t>{15, 15, 0}));
+  EXPECT_EQ(
+      Attribute<std::vector<int64_t>>(devices[255].attributes(), "coords"),
+      (std::vector<int64_t>{15, 15, 0}));
 }
 
 TEST(TpuEmuTest, MultisliceGivesGlobalIdsAndAddressesOwnSliceOnly) {
@@ -153,7 +156,8 @@ TEST(TpuEmuTest, SyncModeRunsEverythingOnOneThread) {
   ASSERT_TRUE(client.ok()) << client.status();
   float x[3] = {1, 2, 3};
   auto devices = client->addressable_devices();
-  auto buffer = client->BufferFromHost(x, PJRTX_Buffer_Type_F32, {3}, devices[0]);
+  auto buffer =
+      client->BufferFromHost(x, PJRTX_Buffer_Type_F32, {3}, devices[0]);
   ASSERT_TRUE(buffer.ok());
   auto copy = buffer->CopyToDevice(devices[3]);
   ASSERT_TRUE(copy.ok());

@@ -41,8 +41,8 @@ TEST(OptionSetTest, WrongTypeNamesOptionAndBothTypes) {
 }
 
 TEST(OptionSetTest, RepeatedOptionIsRejected) {
-  absl::StatusOr<OptionSet> set = OptionSet::Validate(
-      Schema(), {{"sync", true}, {"sync", false}});
+  absl::StatusOr<OptionSet> set =
+      OptionSet::Validate(Schema(), {{"sync", true}, {"sync", false}});
   EXPECT_EQ(set.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(set.status().message(), HasSubstr("twice"));
 }
