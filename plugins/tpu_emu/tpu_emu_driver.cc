@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "plugins/tpu_emu/stablehlo_program.h"
 
 namespace tpu_emu {
 namespace {
@@ -118,6 +119,12 @@ absl::Status TpuEmuDriver::CopyFromHost(int memory, pjrtx::DeviceAddress dst,
                                         const void* src, size_t size) {
   std::memcpy(AsPointer(dst), src, size);
   return absl::OkStatus();
+}
+
+absl::StatusOr<pjrtx::CompiledProgram> TpuEmuDriver::Compile(
+    std::string_view format, std::string_view code,
+    const pjrtx::ProgramOptions& options) {
+  return CompileStableHlo(format, code, options);
 }
 
 absl::Status TpuEmuDriver::CopyToHost(int memory, void* dst,

@@ -36,6 +36,9 @@ class TpuEmuDriver : public pjrtx::Driver {
   absl::Status CopyBetween(int dst_memory, pjrtx::DeviceAddress dst,
                            int src_memory, pjrtx::DeviceAddress src,
                            size_t size) override;
+  absl::StatusOr<pjrtx::CompiledProgram> Compile(
+      std::string_view format, std::string_view code,
+      const pjrtx::ProgramOptions& options) override;
   int NumWorkerThreads() const override { return config_.sync ? 1 : 0; }
 
  private:

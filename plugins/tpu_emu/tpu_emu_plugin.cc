@@ -21,7 +21,7 @@ class TpuEmuPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "tpu_emu"; }
   std::string Version() const override { return "0.1.0"; }
-  std::vector<std::string> Capabilities() const override { return {"dlpack"}; }
+  std::vector<std::string> Capabilities() const override { return {"dlpack", "execute"}; }
 
   std::vector<pjrtx::OptionSpec> OptionSchema() const override {
     return {

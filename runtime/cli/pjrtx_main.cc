@@ -4,13 +4,16 @@
 #include <vector>
 
 #include "runtime/cli/info_command.h"
+#include "runtime/cli/run_mlir_command.h"
 
 int main(int argc, char** argv) {
   const char* usage =
       "usage: pjrtx <command> [args]\n"
       "commands:\n"
       "  info --plugin=PATH [--option name=value]...   describe a plugin "
-      "and its devices\n";
+      "and its devices\n"
+      "  run-mlir --plugin=PATH [--option name=value]... FILE...   run "
+      "StableHLO test files\n";
   if (argc < 2 || std::string(argv[1]) == "--help" ||
       std::string(argv[1]) == "help") {
     std::cout << usage;
@@ -19,6 +22,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 2, argv + argc);
   const std::string command = argv[1];
   if (command == "info") return pjrtx::cli::RunInfo(args);
+  if (command == "run-mlir") return pjrtx::cli::RunMlir(args);
   std::cerr << "pjrtx: unknown command '" << command << "'\n" << usage;
   return 2;
 }

@@ -66,6 +66,8 @@ absl::StatusOr<EventFuture> Buffer::ToHost(void* dst, size_t dst_size) const {
 
 absl::StatusOr<std::vector<uint8_t>> Buffer::ToHostSync() const {
   std::vector<uint8_t> bytes(size_in_bytes());
+  // A NULL destination would be a size query; there is nothing to copy.
+  if (bytes.empty()) return bytes;
   absl::StatusOr<EventFuture> done = ToHost(bytes.data(), bytes.size());
   if (!done.ok()) return done.status();
   absl::Status status = done->Await();

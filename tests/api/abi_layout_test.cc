@@ -1,5 +1,5 @@
-// Freezes the layout of ABI 0.1 and 0.2: the offset of every slot of PJRTX_Api
-// and the size of every argument struct. A change here breaks every plugin and
+// Freezes the layout of every ABI minor so far: the offset of every slot of PJRTX_Api and
+// the size of every argument struct. A change here breaks every plugin and
 // framework built against them; new fields are appended (next minor), never
 // inserted.
 #include <cstddef>
@@ -53,8 +53,7 @@ TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, Memory_ToString), 352u);
   EXPECT_EQ(offsetof(PJRTX_Api, Memory_AddressableByDevices), 360u);
   EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_PlatformName), 368u);
-  EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_GetDeviceDescriptions),
-            376u);
+  EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_GetDeviceDescriptions), 376u);
   EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_Attributes), 384u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_Destroy), 392u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_ElementType), 400u);
@@ -70,8 +69,15 @@ TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_CopyToMemory), 480u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_ToDLPack), 488u);
   EXPECT_EQ(offsetof(PJRTX_Api, Client_BufferFromDLPack), 496u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Client_Compile), 504u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Client_DeserializeAndLoad), 512u);
+  EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Destroy), 520u);
+  EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Metadata), 528u);
+  EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Execute), 536u);
+  EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Serialize), 544u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_1, 488u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_2, 504u);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_3, 552u);
 }
 
 TEST(AbiLayoutTest, ArgumentStructSizes) {
@@ -118,8 +124,7 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Memory_String_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_Memory_AddressableByDevices_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_TopologyDescription_PlatformName_Args_STRUCT_SIZE, 40);
-  EXPECT_EQ(PJRTX_TopologyDescription_GetDeviceDescriptions_Args_STRUCT_SIZE,
-            40);
+  EXPECT_EQ(PJRTX_TopologyDescription_GetDeviceDescriptions_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_TopologyDescription_Attributes_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_Client_BufferFromHostBuffer_Args_STRUCT_SIZE, 128);
   EXPECT_EQ(PJRTX_Buffer_Destroy_Args_STRUCT_SIZE, 24);
@@ -136,8 +141,15 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Buffer_CopyToMemory_Args_STRUCT_SIZE, 56);
   EXPECT_EQ(PJRTX_Buffer_ToDLPack_Args_STRUCT_SIZE, 48);
   EXPECT_EQ(PJRTX_Client_BufferFromDLPack_Args_STRUCT_SIZE, 48);
+  EXPECT_EQ(PJRTX_Program_STRUCT_SIZE, 48);
+  EXPECT_EQ(PJRTX_Client_Compile_Args_STRUCT_SIZE, 56);
+  EXPECT_EQ(PJRTX_LoadedExecutable_Destroy_Args_STRUCT_SIZE, 24);
+  EXPECT_EQ(PJRTX_LoadedExecutable_Metadata_Args_STRUCT_SIZE, 136);
+  EXPECT_EQ(PJRTX_LoadedExecutable_Execute_Args_STRUCT_SIZE, 104);
+  EXPECT_EQ(PJRTX_LoadedExecutable_Serialize_Args_STRUCT_SIZE, 56);
+  EXPECT_EQ(PJRTX_Client_DeserializeAndLoad_Args_STRUCT_SIZE, 48);
   EXPECT_EQ(PJRTX_Api_Version_STRUCT_SIZE, 24);
-  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 504);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 552);
 }
 
 TEST(AbiLayoutTest, ArgumentStructsStartWithSizeAndExtension) {

@@ -82,14 +82,20 @@ constexpr const char* kSlotNames[] = {
     "Buffer_CopyToDevice",
     "Buffer_CopyToMemory",
     "Buffer_ToDLPack",
-    "Client_BufferFromDLPack"};
+    "Client_BufferFromDLPack",
+    "Client_Compile",
+    "Client_DeserializeAndLoad",
+    "LoadedExecutable_Destroy",
+    "LoadedExecutable_Metadata",
+    "LoadedExecutable_Execute",
+    "LoadedExecutable_Serialize"};
 
 using Slot = void (*)(void);
 constexpr size_t kFirstSlotOffset = offsetof(PJRTX_Api, Error_Destroy);
 static_assert(std::size(kSlotNames) ==
                   (sizeof(PJRTX_Api) - kFirstSlotOffset) / sizeof(Slot),
               "kSlotNames must name every slot of PJRTX_Api");
-static_assert(offsetof(PJRTX_Api, Client_BufferFromDLPack) ==
+static_assert(offsetof(PJRTX_Api, LoadedExecutable_Serialize) ==
                   kFirstSlotOffset + (std::size(kSlotNames) - 1) * sizeof(Slot),
               "PJRTX_Api slots must be contiguous function pointers");
 

@@ -27,6 +27,10 @@ class ElementTypeRoundTripTest
 
 TEST_P(ElementTypeRoundTripTest, RoundTripsBitExactly) {
   const PJRTX_Buffer_Type type = GetParam();
+  if (api()->pjrtx_api_version.minor_version < MinorIntroducing(type)) {
+    GTEST_SKIP() << ElementTypeName(type) << " is required from ABI 0."
+                 << MinorIntroducing(type);
+  }
   const size_t size = 2 * 3 * ElementSize(type);
   std::vector<uint8_t> bytes = PatternBytes(size, static_cast<uint8_t>(type));
   // A PRED byte is 0 or 1; anything else is not a valid value.

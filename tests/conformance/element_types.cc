@@ -30,6 +30,10 @@ std::string ElementTypeName(PJRTX_Buffer_Type type) {
 size_t ElementSize(PJRTX_Buffer_Type type) {
   switch (type) {
     case PJRTX_Buffer_Type_PRED:
+    case PJRTX_Buffer_Type_S2:
+    case PJRTX_Buffer_Type_S4:
+    case PJRTX_Buffer_Type_U2:
+    case PJRTX_Buffer_Type_U4:
     case PJRTX_Buffer_Type_S8:
     case PJRTX_Buffer_Type_U8:
     case PJRTX_Buffer_Type_F8E5M2:
@@ -62,7 +66,9 @@ const std::vector<PJRTX_Buffer_Type>& SupportedElementTypes() {
       PJRTX_Buffer_Type_U64,     PJRTX_Buffer_Type_F16,
       PJRTX_Buffer_Type_F32,     PJRTX_Buffer_Type_F64,
       PJRTX_Buffer_Type_BF16,    PJRTX_Buffer_Type_F8E5M2,
-      PJRTX_Buffer_Type_F8E4M3FN};
+      PJRTX_Buffer_Type_F8E4M3FN, PJRTX_Buffer_Type_S2,
+      PJRTX_Buffer_Type_S4,      PJRTX_Buffer_Type_U2,
+      PJRTX_Buffer_Type_U4};
   return *types;
 }
 
@@ -76,6 +82,18 @@ const std::vector<PJRTX_Buffer_Type>& UnsupportedElementTypes() {
     return list;
   }();
   return *types;
+}
+
+int MinorIntroducing(PJRTX_Buffer_Type type) {
+  switch (type) {
+    case PJRTX_Buffer_Type_S2:
+    case PJRTX_Buffer_Type_S4:
+    case PJRTX_Buffer_Type_U2:
+    case PJRTX_Buffer_Type_U4:
+      return 3;
+    default:
+      return 1;
+  }
 }
 
 }  // namespace pjrtx::conformance

@@ -24,6 +24,10 @@ const std::vector<PJRTX_Buffer_Type>& SupportedElementTypes();
 // Every other valid type, which a 0.1 plugin answers with UNIMPLEMENTED.
 const std::vector<PJRTX_Buffer_Type>& UnsupportedElementTypes();
 
+// The ABI minor version from which plugins must support `type` (the
+// sub-byte integers, stored one per byte, came with 0.3).
+int MinorIntroducing(PJRTX_Buffer_Type type);
+
 }  // namespace pjrtx::conformance
 
 #endif  // PJRTX_TESTS_CONFORMANCE_ELEMENT_TYPES_H_

@@ -6,7 +6,7 @@ ABI order (PJRTX_Api starts with 40 bytes of header).
 """
 import ctypes as C
 
-# Slots of PJRTX_Api in order (0.1, then 0.2).
+# Slots of PJRTX_Api in order (0.1, 0.2, 0.3).
 SLOTS = """Error_Destroy Error_Message Error_GetCode Plugin_Initialize
 Plugin_Attributes Plugin_OptionSchema Event_Destroy Event_IsReady Event_Error
 Event_Await Event_OnReady Event_Create Event_Set Client_Create Client_Destroy
@@ -23,7 +23,9 @@ TopologyDescription_GetDeviceDescriptions TopologyDescription_Attributes
 Buffer_Destroy Buffer_ElementType Buffer_Dimensions Buffer_OnDeviceSizeInBytes
 Buffer_Device Buffer_Memory Buffer_Delete Buffer_IsDeleted Buffer_ReadyEvent
 Buffer_ToHostBuffer Buffer_CopyToDevice Buffer_CopyToMemory Buffer_ToDLPack
-Client_BufferFromDLPack""".split()
+Client_BufferFromDLPack Client_Compile Client_DeserializeAndLoad
+LoadedExecutable_Destroy LoadedExecutable_Metadata LoadedExecutable_Execute
+LoadedExecutable_Serialize""".split()
 
 _HEADER = [("struct_size", C.c_size_t), ("extension_start", C.c_void_p)]
 

@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define PJRTX_API_MAJOR 0
-#define PJRTX_API_MINOR 2
+#define PJRTX_API_MINOR 3
 
 /* Size of a struct up to and including its last field: what a caller passes
  * in struct_size. Trailing padding is excluded so that appending a field
@@ -92,6 +92,7 @@ typedef struct PJRTX_DeviceDescription PJRTX_DeviceDescription;
 typedef struct PJRTX_Memory PJRTX_Memory;
 typedef struct PJRTX_TopologyDescription PJRTX_TopologyDescription;
 typedef struct PJRTX_Buffer PJRTX_Buffer;
+typedef struct PJRTX_LoadedExecutable PJRTX_LoadedExecutable;
 
 /* --------------------------------- Errors -------------------------------- */
 
@@ -198,7 +199,8 @@ typedef PJRTX_Error* PJRTX_Plugin_Initialize(
  * present: `pjrtx.platform_name` (string), `pjrtx.plugin_version` (string),
  * `pjrtx.api_version` (int64 list {major, minor}), `pjrtx.capabilities`
  * (string, comma separated: "dlpack" when buffers can be exchanged through
- * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack). A plugin that finds
+ * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack; "execute" when
+ * PJRTX_Client_Compile accepts programs). A plugin that finds
  * no usable hardware adds `pjrtx.unavailable_reason` (string). */
 typedef struct {
   size_t struct_size;
@@ -465,7 +467,9 @@ typedef PJRTX_Error* PJRTX_Client_TopologyDescription(
 /* ------------------------------ Element types ---------------------------- */
 
 /* Values are PJRT's, in order. Supported in 0.1: PRED, S8-S64, U8-U64, F16,
- * BF16, F32, F64, F8E5M2, F8E4M3FN. A plugin answers other types with
+ * BF16, F32, F64, F8E5M2, F8E4M3FN; since 0.3 also S2, S4, U2, U4, stored
+ * one element per byte (sign- or zero-extended), which is how host data
+ * for them is laid out too. A plugin answers other types with
  * UNIMPLEMENTED naming the type. */
 typedef enum {
   PJRTX_Buffer_Type_INVALID = 0,
@@ -995,6 +999,142 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_BufferFromDLPack_Args, buffer);
 typedef PJRTX_Error* PJRTX_Client_BufferFromDLPack(
     PJRTX_Client_BufferFromDLPack_Args* args);
 
+/* ----------------------------- Executables (0.3) -------------------------- */
+
+/* A program to compile. Format "mlir": StableHLO in MLIR text (pretty or
+ * generic form); MLIR bytecode is UNIMPLEMENTED and asks for text. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  const char* code;
+  size_t code_size;
+  const char* format;
+  size_t format_size;
+} PJRTX_Program;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Program, format_size);
+
+/* Compiles `program` for the client's addressable devices. Compile options
+ * (named values): `entry` (string, the function to run; default `main`, or
+ * the only function without arguments), `device_assignment` (int64 list of
+ * global device ids, replica-major: replicas x partitions; default: every
+ * addressable device, one replica each), `checks_as_outputs` (bool: the
+ * StableHLO test corpus's check.* ops become extra outputs). Errors carry
+ * "line:column" positions: INVALID_ARGUMENT for malformed or ill-typed
+ * programs and bad options, UNIMPLEMENTED for unsupported ops and types. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const PJRTX_Program* program;
+  const PJRTX_NamedValue* compile_options;
+  size_t num_compile_options;
+  PJRTX_LoadedExecutable* executable; /* out */
+} PJRTX_Client_Compile_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_Compile_Args, executable);
+typedef PJRTX_Error* PJRTX_Client_Compile(PJRTX_Client_Compile_Args* args);
+
+/* Frees the executable once the executions in flight complete. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_LoadedExecutable* executable;
+} PJRTX_LoadedExecutable_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Destroy_Args, executable);
+typedef PJRTX_Error* PJRTX_LoadedExecutable_Destroy(
+    PJRTX_LoadedExecutable_Destroy_Args* args);
+
+/* What an executable takes and returns on each of its devices (the same on
+ * every device). Arrays live as long as the executable; the shape of input
+ * or output i is dims[dims_offsets[i] .. dims_offsets[i] + ranks[i]). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_LoadedExecutable* executable;
+  const char* name;                         /* out */
+  size_t name_size;                         /* out */
+  PJRTX_Device* const* devices;             /* out: addressable devices */
+  size_t num_devices;                       /* out */
+  size_t num_inputs;                        /* out */
+  const PJRTX_Buffer_Type* input_types;     /* out */
+  const size_t* input_ranks;                /* out */
+  const size_t* input_dims_offsets;         /* out */
+  const int64_t* input_dims;                /* out */
+  size_t num_outputs;                       /* out */
+  const PJRTX_Buffer_Type* output_types;    /* out */
+  const size_t* output_ranks;               /* out */
+  const size_t* output_dims_offsets;        /* out */
+  const int64_t* output_dims;               /* out */
+} PJRTX_LoadedExecutable_Metadata_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Metadata_Args, output_dims);
+typedef PJRTX_Error* PJRTX_LoadedExecutable_Metadata(
+    PJRTX_LoadedExecutable_Metadata_Args* args);
+
+/* Runs the executable on `num_devices` devices (`devices`, or NULL for the
+ * executable's devices in order). `argument_lists[d][i]` is argument i on
+ * device d; each must live on device d. The call never blocks: each
+ * device's run waits for its arguments to be defined and for
+ * `wait_events`; outputs are returned at once in
+ * `output_lists[d][0..num_outputs)` (caller-provided arrays, filled) and
+ * are defined when the run completes; `device_complete_events[d]`
+ * (caller-provided array, filled; may be NULL) is ready then. A failure
+ * inside a run reaches that device's outputs and completion event.
+ * `donate_arguments` (optional, one flag per argument index) hands those
+ * arguments' memory to the run: the argument buffers become deleted and an
+ * output of the same shape and type may reuse their memory. `launch_id`
+ * identifies this launch across processes. Not populated on error. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_LoadedExecutable* executable;
+  PJRTX_Device* const* devices;
+  size_t num_devices;
+  PJRTX_Buffer* const* const* argument_lists;
+  size_t num_args;
+  const bool* donate_arguments;
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  int64_t launch_id;
+  PJRTX_Buffer** const* output_lists;    /* in: arrays; out: their entries */
+  PJRTX_Event** device_complete_events;  /* in: array or NULL; out */
+} PJRTX_LoadedExecutable_Execute_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Execute_Args,
+                         device_complete_events);
+typedef PJRTX_Error* PJRTX_LoadedExecutable_Execute(
+    PJRTX_LoadedExecutable_Execute_Args* args);
+
+/* Serializes the executable to bytes (a flatbuffer with file identifier
+ * "PJXE" and a format version) that DeserializeAndLoad accepts on a client
+ * of the same plugin. The bytes live until `serialized_executable_deleter`
+ * is called on `serialized_executable`. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_LoadedExecutable* executable;
+  const char* serialized_bytes;                       /* out */
+  size_t serialized_bytes_size;                       /* out */
+  void* serialized_executable;                        /* out */
+  void (*serialized_executable_deleter)(void* exec);  /* out */
+} PJRTX_LoadedExecutable_Serialize_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Serialize_Args,
+                         serialized_executable_deleter);
+typedef PJRTX_Error* PJRTX_LoadedExecutable_Serialize(
+    PJRTX_LoadedExecutable_Serialize_Args* args);
+
+/* Loads serialized bytes. A wrong file identifier, another format version,
+ * another platform, or truncated or corrupt bytes are INVALID_ARGUMENT
+ * saying which; the bytes are never read out of bounds. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const char* serialized_executable;
+  size_t serialized_executable_size;
+  PJRTX_LoadedExecutable* executable; /* out */
+} PJRTX_Client_DeserializeAndLoad_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_DeserializeAndLoad_Args, executable);
+typedef PJRTX_Error* PJRTX_Client_DeserializeAndLoad(
+    PJRTX_Client_DeserializeAndLoad_Args* args);
+
 /* ------------------------------- The table ------------------------------- */
 
 typedef struct {
@@ -1084,6 +1224,14 @@ typedef struct {
   /* 0.2 */
   PJRTX_API_SLOT(Buffer_ToDLPack);
   PJRTX_API_SLOT(Client_BufferFromDLPack);
+
+  /* 0.3 */
+  PJRTX_API_SLOT(Client_Compile);
+  PJRTX_API_SLOT(Client_DeserializeAndLoad);
+  PJRTX_API_SLOT(LoadedExecutable_Destroy);
+  PJRTX_API_SLOT(LoadedExecutable_Metadata);
+  PJRTX_API_SLOT(LoadedExecutable_Execute);
+  PJRTX_API_SLOT(LoadedExecutable_Serialize);
 } PJRTX_Api;
 
 /* Size of the table at 0.1; a loader needing 0.1 requires at least this. */
@@ -1092,7 +1240,10 @@ typedef struct {
 /* Size of the table at 0.2. */
 #define PJRTX_Api_STRUCT_SIZE_0_2 \
   PJRTX_STRUCT_SIZE(PJRTX_Api, Client_BufferFromDLPack)
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Client_BufferFromDLPack);
+/* Size of the table at 0.3. */
+#define PJRTX_Api_STRUCT_SIZE_0_3 \
+  PJRTX_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_Serialize)
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_Serialize);
 
 /* The one symbol a plugin exports. Returns a table that lives for the life
  * of the process; safe to call from any thread, any number of times. */

@@ -39,6 +39,7 @@ void FillClientSlots(PJRTX_Api& api);
 void FillDeviceSlots(PJRTX_Api& api);
 void FillBufferSlots(PJRTX_Api& api);
 void FillDLPackSlots(PJRTX_Api& api);
+void FillExecutableSlots(PJRTX_Api& api);
 
 }  // namespace pjrtx::abi
 

@@ -18,6 +18,7 @@ const PJRTX_Api* BuildApi(Plugin* plugin) {
     FillDeviceSlots(table);
     FillBufferSlots(table);
     FillDLPackSlots(table);
+    FillExecutableSlots(table);
     return table;
   }();
   return &api;

@@ -23,6 +23,8 @@ const char* KindName(HandleKind kind) {
       return "PJRTX_TopologyDescription";
     case HandleKind::kBuffer:
       return "PJRTX_Buffer";
+    case HandleKind::kExecutable:
+      return "PJRTX_LoadedExecutable";
   }
   return "handle";
 }

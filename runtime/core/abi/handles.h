@@ -19,6 +19,7 @@
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/client_state.h"
 #include "runtime/core/base/event.h"
+#include "runtime/core/base/executable.h"
 #include "runtime/core/base/key_value_store.h"
 
 namespace pjrtx::abi {
@@ -32,6 +33,7 @@ enum class HandleKind : uint32_t {
   kMemory,
   kTopology,
   kBuffer,
+  kExecutable,
 };
 
 // The address of a variable private to this shared object: it differs
@@ -134,6 +136,24 @@ struct PJRTX_Buffer {
   pjrtx::abi::HandleHeader header{kKind};
   PJRTX_Client* client = nullptr;
   std::unique_ptr<pjrtx::Buffer> buffer;
+};
+
+struct PJRTX_LoadedExecutable {
+  static constexpr pjrtx::abi::HandleKind kKind =
+      pjrtx::abi::HandleKind::kExecutable;
+  pjrtx::abi::HandleHeader header{kKind};
+  PJRTX_Client* client = nullptr;
+  std::unique_ptr<pjrtx::Executable> executable;
+  // Metadata arrays, built once (see PJRTX_LoadedExecutable_Metadata).
+  std::vector<PJRTX_Device*> devices;
+  struct Signatures {
+    std::vector<PJRTX_Buffer_Type> types;
+    std::vector<size_t> ranks;
+    std::vector<size_t> offsets;
+    std::vector<int64_t> dims;
+  };
+  Signatures inputs;
+  Signatures outputs;
 };
 
 #endif  // PJRTX_RUNTIME_CORE_ABI_HANDLES_H_

@@ -179,6 +179,13 @@ void Buffer::AddUsage(EventRef event) {
   usage_events_.push_back(std::move(event));
 }
 
+std::vector<EventRef> Buffer::TakeUsageEvents() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<EventRef> events;
+  events.swap(usage_events_);
+  return events;
+}
+
 absl::StatusOr<EventRef> Buffer::ToHost(void* dst, size_t dst_size,
                                         std::vector<EventRef> wait_for) {
   PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<DeviceAllocation> allocation,

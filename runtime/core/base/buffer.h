@@ -66,6 +66,12 @@ class Buffer {
   absl::StatusOr<std::shared_ptr<DeviceAllocation>> AcquireForUse(
       const char* operation) const;
 
+  // Records an operation reading the buffer.
+  void AddUsage(EventRef event);
+  // The operations reading the buffer that may still run; the list is
+  // cleared (for donation: the next writer waits for all of them).
+  std::vector<EventRef> TakeUsageEvents();
+
   // Releases the buffer's memory once the operations using it complete.
   // Idempotent.
   void Delete();
@@ -85,7 +91,6 @@ class Buffer {
          size_t size_in_bytes, std::shared_ptr<DeviceAllocation> allocation,
          EventRef definition_event);
 
-  void AddUsage(EventRef event);
 
   const std::shared_ptr<ClientState> client_;
   const int device_;

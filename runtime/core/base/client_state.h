@@ -31,6 +31,7 @@ class ClientState {
   ~ClientState();
 
   const TopologySpec& topology() const { return topology_; }
+  Driver& driver() const { return *driver_; }
   int num_devices() const { return static_cast<int>(topology_.devices.size()); }
   const DeviceSpec& device(int index) const { return topology_.devices[index]; }
   int default_memory(int device) const {

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/base/device_queue.h"
 #include "runtime/core/base/value.h"
 
@@ -63,6 +65,37 @@ struct TopologySpec {
   std::vector<Attribute> attributes;
 };
 
+// The type and dimensions of a program input or output.
+struct ArraySignature {
+  PJRTX_Buffer_Type type = PJRTX_Buffer_Type_F32;
+  std::vector<int64_t> dims;
+};
+
+// A program compiled for a driver's devices. Run is called from a device
+// queue, once the arguments are defined; it may run concurrently on
+// different devices.
+class DeviceProgram {
+ public:
+  virtual ~DeviceProgram() = default;
+  // Reads `arguments` and writes `outputs` (allocated by the core with the
+  // sizes of the output signatures) on addressable device `device`.
+  virtual absl::Status Run(int device,
+                           const std::vector<DeviceAddress>& arguments,
+                           const std::vector<DeviceAddress>& outputs) = 0;
+};
+
+struct ProgramOptions {
+  std::string entry;               // Function to run; empty: the default.
+  bool checks_as_outputs = false;  // Test-corpus check ops become outputs.
+};
+
+struct CompiledProgram {
+  std::string name;
+  std::vector<ArraySignature> inputs;
+  std::vector<ArraySignature> outputs;
+  std::unique_ptr<DeviceProgram> program;
+};
+
 // Synchronous device primitives. The core calls them from its device queues
 // (one task at a time per device, possibly concurrently across devices), and
 // CopyFromHost also from a framework thread into a fresh allocation no
@@ -88,6 +121,12 @@ class Driver {
   virtual absl::Status CopyBetween(int dst_memory, DeviceAddress dst,
                                    int src_memory, DeviceAddress src,
                                    size_t size) = 0;
+
+  // Optional: compiles `code` in `format` (e.g. "mlir"). Errors keep the
+  // compiler's "line:column" positions. Default: UNIMPLEMENTED.
+  virtual absl::StatusOr<CompiledProgram> Compile(std::string_view format,
+                                                  std::string_view code,
+                                                  const ProgramOptions& options);
 
   // Optional: threads for the core's host queues (0: one per hardware
   // thread; 1 makes all devices run cooperatively on one thread).

@@ -19,8 +19,8 @@ constexpr std::array<const char*, 34> kTypeNames = {
     "S1",         "U1",     "F6E2M3FN", "F6E3M2FN"};
 
 constexpr char kSupportedList[] =
-    "PRED, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, "
-    "F8E5M2, F8E4M3FN";
+    "PRED, S2, S4, S8, S16, S32, S64, U2, U4, U8, U16, U32, U64, F16, BF16, "
+    "F32, F64, F8E5M2, F8E4M3FN";
 
 }  // namespace
 
@@ -35,6 +35,10 @@ std::string ElementTypeName(PJRTX_Buffer_Type type) {
 absl::StatusOr<size_t> SupportedElementSize(PJRTX_Buffer_Type type) {
   switch (type) {
     case PJRTX_Buffer_Type_PRED:
+    case PJRTX_Buffer_Type_S2:
+    case PJRTX_Buffer_Type_S4:
+    case PJRTX_Buffer_Type_U2:
+    case PJRTX_Buffer_Type_U4:
     case PJRTX_Buffer_Type_S8:
     case PJRTX_Buffer_Type_U8:
     case PJRTX_Buffer_Type_F8E5M2:

@@ -28,14 +28,14 @@ TEST(PluginLibraryTest, NewerMajorNamesBothVersions) {
   EXPECT_EQ(library.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(
       library.status().message(),
-      AllOf(HasSubstr("implements pjrtx API 1.1"), HasSubstr("needs API 0.2")));
+      AllOf(HasSubstr("implements pjrtx API 1.1"), HasSubstr("needs API 0.3")));
 }
 
 TEST(PluginLibraryTest, OlderMinorNamesBothVersions) {
   auto library = PluginLibrary::Load(FAKE_PLUGIN_OLDER_MINOR);
   EXPECT_EQ(library.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(library.status().message(),
-              AllOf(HasSubstr("API 0.0"), HasSubstr("needs API 0.2")));
+              AllOf(HasSubstr("API 0.0"), HasSubstr("needs API 0.3")));
 }
 
 }  // namespace

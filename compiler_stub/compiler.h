@@ -1,0 +1,24 @@
+// StableHLO text -> verified program. The one entry point plugins use.
+#ifndef PJRTX_COMPILER_STUB_COMPILER_H_
+#define PJRTX_COMPILER_STUB_COMPILER_H_
+
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "compiler_stub/ir/lower.h"
+#include "compiler_stub/ir/program.h"
+
+namespace pjrtx::compiler {
+
+using CompileOptions = ir::LowerOptions;
+
+// Parses and verifies `text` (StableHLO in MLIR text, pretty or generic
+// form). Errors carry "L:C: " positions: INVALID_ARGUMENT for malformed or
+// ill-typed programs, UNIMPLEMENTED for unsupported ops and types, and for
+// MLIR bytecode (which asks for text).
+absl::StatusOr<ir::Program> Compile(std::string_view text,
+                                    const CompileOptions& options);
+
+}  // namespace pjrtx::compiler
+
+#endif  // PJRTX_COMPILER_STUB_COMPILER_H_

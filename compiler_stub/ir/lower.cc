@@ -1,0 +1,307 @@
+#include "compiler_stub/ir/lower.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/ir/attribute_reader.h"
+#include "compiler_stub/ir/op_lowering.h"
+#include "compiler_stub/ir/type_conversion.h"
+
+namespace pjrtx::ir {
+namespace {
+
+// Names visible in one computation. A name not found here is looked up in
+// the enclosing computation's scope and, if found, captured.
+class Scope : public ValueScope {
+ public:
+  Scope(Computation* computation, Scope* parent)
+      : computation_(computation), parent_(parent) {}
+
+  absl::StatusOr<ScopedValue> Lookup(const mlir::ValueRef& ref) override {
+    const std::string key = Key(ref.name, ref.index);
+    auto it = values_.find(key);
+    if (it != values_.end()) return it->second;
+    if (parent_ != nullptr) {
+      absl::StatusOr<ScopedValue> outer = parent_->Lookup(ref);
+      if (outer.ok()) {
+        ScopedValue inner{computation_->num_values++, outer->type};
+        computation_->captures.push_back(outer->id);
+        computation_->capture_parameters.push_back(inner.id);
+        values_[key] = inner;
+        return inner;
+      }
+    }
+    return ErrorAt(ref.location,
+                   absl::StrCat("use of undefined value %", ref.name,
+                                ref.index > 0 || multi_.count(ref.name)
+                                    ? absl::StrCat("#", ref.index)
+                                    : ""));
+  }
+
+  absl::Status Define(const std::string& name, int index, int count,
+                      ScopedValue value, const mlir::Location& location) {
+    if (count > 1) multi_.insert({name, count});
+    const std::string key = Key(name, index);
+    if (!values_.emplace(key, value).second) {
+      return ErrorAt(location, absl::StrCat("value %", name,
+                                            count > 1 ? absl::StrCat("#", index)
+                                                      : "",
+                                            " is defined twice"));
+    }
+    return absl::OkStatus();
+  }
+
+  Computation* computation() { return computation_; }
+
+ private:
+  static std::string Key(const std::string& name, int index) {
+    return absl::StrCat(name, "#", index);
+  }
+
+  Computation* computation_;
+  Scope* parent_;
+  std::map<std::string, ScopedValue> values_;
+  std::map<std::string, int> multi_;
+};
+
+class Lowerer : public RegionLowerer {
+ public:
+  Lowerer(const mlir::Module& module, const LowerOptions& options)
+      : module_(module), options_(options) {}
+
+  absl::StatusOr<Program> Run() {
+    if (!module_.other_operations.empty()) {
+      const mlir::Operation& op = module_.other_operations.front();
+      return ErrorAt(op.location, absl::StrCat("unexpected '", op.name,
+                                               "' at module level"));
+    }
+    if (module_.functions.empty()) {
+      return ErrorAt(module_.location, "the module defines no function");
+    }
+    program_.module_name = module_.name;
+    for (const auto& [name, value] : module_.attributes) {
+      if (value.kind != mlir::Attribute::Kind::kInteger) continue;
+      if (name == "mhlo.num_replicas") program_.num_replicas = value.integer;
+      if (name == "mhlo.num_partitions") program_.num_partitions = value.integer;
+    }
+    // Number every function first, so calls may refer forward.
+    for (const mlir::Function& f : module_.functions) {
+      if (program_.functions.count(f.name)) {
+        return ErrorAt(f.location,
+                       absl::StrCat("function @", f.name, " is defined twice"));
+      }
+      program_.functions[f.name] =
+          static_cast<int>(program_.computations.size());
+      program_.computations.emplace_back();
+    }
+    absl::StatusOr<int> entry = PickEntry();
+    if (!entry.ok()) return entry.status();
+    program_.entry = *entry;
+    for (const mlir::Function& f : module_.functions) {
+      absl::Status status = LowerFunction(f, program_.functions[f.name]);
+      if (!status.ok()) return status;
+    }
+    absl::Status calls = CheckCalls();
+    if (!calls.ok()) return calls;
+    return std::move(program_);
+  }
+
+  absl::StatusOr<int> LowerRegion(const mlir::Region& region,
+                                  const std::string& name,
+                                  ValueScope& enclosing) override {
+    if (region.blocks.size() != 1) {
+      return ErrorAt(region.location,
+                     absl::StrCat(name, " must have exactly one block, has ",
+                                  region.blocks.size()));
+    }
+    const int index = static_cast<int>(program_.computations.size());
+    program_.computations.emplace_back();
+    program_.computations[index].name = name;
+    Scope scope(&program_.computations[index],
+                static_cast<Scope*>(&enclosing));
+    absl::Status status = LowerBlock(region.blocks[0], scope, index,
+                                     /*is_entry=*/false, /*function=*/nullptr);
+    if (!status.ok()) return status;
+    return index;
+  }
+
+  const Program& program() const override { return program_; }
+  Computation& computation(int index) override {
+    return program_.computations[index];
+  }
+
+ private:
+  // Calls are checked once every callee is lowered.
+  absl::Status CheckCalls() {
+    for (const Computation& c : program_.computations) {
+      for (const Instruction& inst : c.instructions) {
+        if (inst.opcode != OpCode::kCall) continue;
+        const Computation& callee =
+            program_.computations[inst.attributes.callee];
+        if (inst.operand_types != callee.parameter_types ||
+            inst.result_types != callee.result_types) {
+          return ErrorAt(mlir::Location{inst.line, inst.column},
+                         absl::StrCat(inst.name, " of @", callee.name,
+                                      " passes ",
+                                      TypesToString(inst.operand_types),
+                                      " -> ", TypesToString(inst.result_types),
+                                      " but @", callee.name, " takes ",
+                                      TypesToString(callee.parameter_types),
+                                      " -> ",
+                                      TypesToString(callee.result_types)));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<int> PickEntry() {
+    absl::StatusOr<const mlir::Function*> entry =
+        FindEntryFunction(module_, options_.entry);
+    if (!entry.ok()) return entry.status();
+    return program_.functions[(*entry)->name];
+  }
+
+  absl::Status LowerFunction(const mlir::Function& f, int index) {
+    Computation& c = program_.computations[index];
+    c.name = f.name;
+    for (const mlir::Type& t : f.result_types) {
+      absl::StatusOr<ValueType> type = ConvertType(t);
+      if (!type.ok()) return type.status();
+      c.result_types.push_back(*type);
+    }
+    if (f.body.blocks.size() != 1) {
+      return ErrorAt(f.location, absl::StrCat("function @", f.name,
+                                              " must have exactly one block"));
+    }
+    Scope scope(&c, /*parent=*/nullptr);
+    const bool is_entry = index == program_.entry;
+    absl::Status status =
+        LowerBlock(f.body.blocks[0], scope, index, is_entry, &f);
+    if (!status.ok() || !is_entry) return status;
+    // Check outputs follow the function's own results.
+    Computation& entry = computation(index);
+    for (const ScopedValue& v : check_outputs_) {
+      entry.results.push_back(v.id);
+      entry.result_types.push_back(v.type);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status LowerBlock(const mlir::Block& block, Scope& scope, int index,
+                          bool is_entry, const mlir::Function* function) {
+    // `computation(index)` is re-read after every op: lowering a region
+    // appends computations and may move them.
+    for (const mlir::BlockArgument& arg : block.arguments) {
+      absl::StatusOr<ValueType> type = ConvertType(arg.type);
+      if (!type.ok()) return type.status();
+      Computation& c = computation(index);
+      const int id = c.num_values++;
+      c.parameters.push_back(id);
+      c.parameter_types.push_back(*type);
+      absl::Status defined =
+          scope.Define(arg.name, 0, 1, ScopedValue{id, *type}, arg.location);
+      if (!defined.ok()) return defined;
+    }
+    if (function != nullptr && function->arguments.size() != block.arguments.size()) {
+      return ErrorAt(function->location,
+                     "function arguments and entry block arguments differ");
+    }
+    bool returned = false;
+    for (const mlir::Operation& op : block.operations) {
+      if (returned) {
+        return ErrorAt(op.location,
+                       absl::StrCat("'", op.name, "' after the terminator"));
+      }
+      if (op.name == "func.return" || op.name == "stablehlo.return" ||
+          op.name == "return") {
+        absl::Status status = LowerReturn(op, scope, index, function);
+        if (!status.ok()) return status;
+        returned = true;
+        continue;
+      }
+      OpContext context{op, scope, *this, index,
+                        is_entry && options_.checks_as_outputs
+                            ? &check_outputs_
+                            : nullptr};
+      absl::StatusOr<std::vector<ScopedValue>> results = LowerOperation(context);
+      if (!results.ok()) return results.status();
+      for (size_t r = 0; r < results->size(); ++r) {
+        absl::Status defined =
+            scope.Define(op.result_name, static_cast<int>(r),
+                         static_cast<int>(results->size()), (*results)[r],
+                         op.location);
+        if (!defined.ok()) return defined;
+      }
+    }
+    if (!returned) {
+      return ErrorAt(block.location, "block does not end with a return");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status LowerReturn(const mlir::Operation& op, Scope& scope, int index,
+                           const mlir::Function* function) {
+    std::vector<int> ids;
+    std::vector<ValueType> types;
+    for (const mlir::ValueRef& ref : op.operands) {
+      absl::StatusOr<ScopedValue> value = scope.Lookup(ref);
+      if (!value.ok()) return value.status();
+      ids.push_back(value->id);
+      types.push_back(value->type);
+    }
+    Computation& c = computation(index);
+    if (function != nullptr) {
+      if (types != c.result_types) {
+        return ErrorAt(op.location,
+                       absl::StrCat("@", function->name, " returns ",
+                                    TypesToString(types), " but is declared "
+                                    "to return ",
+                                    TypesToString(c.result_types)));
+      }
+    } else {
+      c.result_types = types;
+    }
+    c.results = std::move(ids);
+    return absl::OkStatus();
+  }
+
+  const mlir::Module& module_;
+  const LowerOptions options_;
+  Program program_;
+  // Values of the entry function's check ops, in program order.
+  std::vector<ScopedValue> check_outputs_;
+};
+
+}  // namespace
+
+absl::StatusOr<const mlir::Function*> FindEntryFunction(
+    const mlir::Module& module, const std::string& requested) {
+  const mlir::Function* main = nullptr;
+  std::vector<const mlir::Function*> without_arguments;
+  for (const mlir::Function& f : module.functions) {
+    if (!requested.empty() && f.name == requested) return &f;
+    if (f.name == "main") main = &f;
+    if (f.arguments.empty()) without_arguments.push_back(&f);
+  }
+  if (!requested.empty()) {
+    return ErrorAt(module.location, absl::StrCat("no function @", requested));
+  }
+  if (main != nullptr) return main;
+  if (without_arguments.size() == 1) return without_arguments[0];
+  if (module.functions.size() == 1) return &module.functions[0];
+  return ErrorAt(module.location,
+                 "cannot tell which function to run: name one @main, or "
+                 "give exactly one function without arguments");
+}
+
+absl::StatusOr<Program> LowerModule(const mlir::Module& module,
+                                    const LowerOptions& options) {
+  return Lowerer(module, options).Run();
+}
+
+}  // namespace pjrtx::ir

@@ -1,0 +1,77 @@
+// Typed attributes of StableHLO ops, shared by the verified program and the
+// kernels that execute it.
+#ifndef PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_
+#define PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace pjrtx::ir {
+
+enum class UnaryOp {
+  kAbs, kCbrt, kCeil, kCosine, kCountLeadingZeros, kExponential,
+  kExponentialMinusOne, kFloor, kIsFinite, kLog, kLogPlusOne, kLogistic,
+  kNegate, kNot, kPopcnt, kRoundNearestAfz, kRoundNearestEven, kRsqrt,
+  kSign, kSine, kSqrt, kTan, kTanh,
+};
+enum class BinaryOp {
+  kAdd, kAnd, kAtan2, kDivide, kMaximum, kMinimum, kMultiply, kOr, kPower,
+  kRemainder, kShiftLeft, kShiftRightArithmetic, kShiftRightLogical,
+  kSubtract, kXor,
+};
+enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
+// NOTYPE means "by element type" (FLOAT for floats, SIGNED/UNSIGNED for
+// integers); TOTALORDER uses the IEEE totalOrder predicate.
+enum class ComparisonType { kNoType, kFloat, kTotalOrder, kSigned, kUnsigned };
+
+struct DotDimensions {
+  std::vector<int64_t> lhs_batching, rhs_batching;
+  std::vector<int64_t> lhs_contracting, rhs_contracting;
+};
+
+struct ConvolutionDimensions {
+  int64_t input_batch = 0, input_feature = 0;
+  std::vector<int64_t> input_spatial;
+  int64_t kernel_input_feature = 0, kernel_output_feature = 0;
+  std::vector<int64_t> kernel_spatial;
+  int64_t output_batch = 0, output_feature = 0;
+  std::vector<int64_t> output_spatial;
+};
+struct ConvolutionWindow {
+  std::vector<int64_t> strides;                      // Per spatial dim; default 1.
+  std::vector<std::pair<int64_t, int64_t>> padding;  // Default (0, 0).
+  std::vector<int64_t> lhs_dilation;                 // Default 1.
+  std::vector<int64_t> rhs_dilation;                 // Default 1.
+  std::vector<bool> window_reversal;                 // Default false.
+};
+
+struct WindowSpec {
+  std::vector<int64_t> dimensions;
+  std::vector<int64_t> strides;                      // Default 1.
+  std::vector<int64_t> base_dilations;               // Default 1.
+  std::vector<int64_t> window_dilations;             // Default 1.
+  std::vector<std::pair<int64_t, int64_t>> padding;  // Default (0, 0).
+};
+
+struct GatherDimensions {
+  std::vector<int64_t> offset_dims;
+  std::vector<int64_t> collapsed_slice_dims;
+  std::vector<int64_t> operand_batching_dims;
+  std::vector<int64_t> start_indices_batching_dims;
+  std::vector<int64_t> start_index_map;
+  int64_t index_vector_dim = 0;
+};
+
+struct ScatterDimensions {
+  std::vector<int64_t> update_window_dims;
+  std::vector<int64_t> inserted_window_dims;
+  std::vector<int64_t> input_batching_dims;
+  std::vector<int64_t> scatter_indices_batching_dims;
+  std::vector<int64_t> scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+};
+
+}  // namespace pjrtx::ir
+
+#endif  // PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_

@@ -1,0 +1,338 @@
+#include "compiler_stub/ir/op_lowering.h"
+
+#include <set>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/ir/type_conversion.h"
+
+namespace pjrtx::ir {
+namespace {
+
+// StableHLO ops this compiler knows but does not run, with the reason a
+// test runner prints when it skips them.
+const std::set<std::string>& CollectiveOps() {
+  static const auto* ops = new std::set<std::string>{
+      "stablehlo.all_gather",  "stablehlo.all_reduce",
+      "stablehlo.all_to_all",  "stablehlo.collective_broadcast",
+      "stablehlo.collective_permute", "stablehlo.reduce_scatter",
+      "stablehlo.send",        "stablehlo.recv",
+      "stablehlo.replica_id",  "stablehlo.partition_id",
+      "stablehlo.infeed",      "stablehlo.outfeed",
+  };
+  return *ops;
+}
+
+const std::set<std::string>& UnsupportedOps() {
+  static const auto* ops = new std::set<std::string>{
+      "stablehlo.batch_norm_grad", "stablehlo.batch_norm_inference",
+      "stablehlo.batch_norm_training", "stablehlo.cholesky",
+      "stablehlo.complex", "stablehlo.custom_call", "stablehlo.dynamic_broadcast_in_dim",
+      "stablehlo.dynamic_conv", "stablehlo.dynamic_gather",
+      "stablehlo.dynamic_iota", "stablehlo.dynamic_pad",
+      "stablehlo.dynamic_reshape", "stablehlo.einsum", "stablehlo.fft",
+      "stablehlo.imag", "stablehlo.real", "stablehlo.rng",
+      "stablehlo.rng_bit_generator", "stablehlo.triangular_solve",
+      "stablehlo.uniform_dequantize", "stablehlo.uniform_quantize",
+      "stablehlo.torch_index_select", "stablehlo.unary_einsum",
+      "stablehlo.cross-replica-sum", "stablehlo.create_token",
+      "stablehlo.trace", "stablehlo.broadcast", "stablehlo.dot",
+  };
+  return *ops;
+}
+
+absl::Status LowerCheck(OpState& s) {
+  const std::string& name = s.op.name;
+  const bool with_constant = absl::EndsWith(name, "_const");
+  if (s.context.check_outputs == nullptr) {
+    return s.Error("check ops are only allowed in the entry function of a "
+                   "test program");
+  }
+  if (name == "check.expect_serialized_eq") {
+    return UnsupportedAt(s.op.location, "check.expect_serialized_eq compares "
+                                        "against an interpreter trace, which "
+                                        "is not supported");
+  }
+  const size_t want = with_constant ? 1 : 2;
+  absl::Status status = s.RequireOperands(want);
+  if (!status.ok()) return status;
+  if (with_constant) {
+    const mlir::Attribute* value = s.attributes.Find("value");
+    if (value == nullptr || value->kind != mlir::Attribute::Kind::kDenseElements) {
+      return s.Error("needs an expected dense<...> value");
+    }
+    absl::StatusOr<ValueType> type = ConvertType(value->type);
+    if (!type.ok()) return type.status();
+    if (!(*type == s.operands[0].type)) {
+      return s.Error(absl::StrCat("compares a ", s.operands[0].type.ToString(),
+                                  " with a ", type->ToString()));
+    }
+    absl::StatusOr<std::vector<uint8_t>> bytes =
+        DenseToBytes(*value, type->shape);
+    if (!bytes.ok()) return bytes.status();
+  } else if (!(s.operands[0].type == s.operands[1].type)) {
+    return s.Error(absl::StrCat("compares a ", s.operands[0].type.ToString(),
+                                " with a ", s.operands[1].type.ToString()));
+  }
+  for (const ScopedValue& v : s.operands) s.context.check_outputs->push_back(v);
+  return absl::OkStatus();
+}
+
+absl::Status LowerCall(OpState& s) {
+  const bool composite = s.op.name == "stablehlo.composite";
+  absl::StatusOr<std::string> callee =
+      s.attributes.Symbol(composite ? "decomposition" : "callee");
+  if (!callee.ok()) return callee.status();
+  const Program& program = s.context.lowerer.program();
+  auto it = program.functions.find(*callee);
+  if (it == program.functions.end()) {
+    return s.Error(absl::StrCat("calls undefined function @", *callee));
+  }
+  s.instruction.opcode = OpCode::kCall;
+  s.instruction.attributes.callee = it->second;
+  // The callee's types are checked once it is lowered (it may come later);
+  // here, only the arity against its declaration.
+  return absl::OkStatus();
+}
+
+absl::Status LowerTupleOp(OpState& s) {
+  if (s.op.name == "stablehlo.tuple") {
+    ValueType tuple{ValueType::Kind::kTuple, {}, {}};
+    for (const ScopedValue& v : s.operands) tuple.elements.push_back(v.type);
+    absl::Status status = s.RequireResults(1);
+    if (!status.ok()) return status;
+    if (!(tuple == s.result_types[0])) {
+      return s.Error(absl::StrCat("result type ", s.result_types[0].ToString(),
+                                  " should be ", tuple.ToString()));
+    }
+    s.instruction.opcode = OpCode::kTuple;
+    return absl::OkStatus();
+  }
+  // get_tuple_element
+  absl::Status status = s.RequireOperands(1);
+  if (!status.ok()) return status;
+  if (s.operands[0].type.kind != ValueType::Kind::kTuple) {
+    return s.Error("operand is not a tuple");
+  }
+  absl::StatusOr<int64_t> index = s.attributes.Integer("index");
+  if (!index.ok()) return index.status();
+  const auto& elements = s.operands[0].type.elements;
+  if (*index < 0 || *index >= static_cast<int64_t>(elements.size())) {
+    return s.Error(absl::StrCat("index ", *index, " is out of range for a "
+                                "tuple of ", elements.size()));
+  }
+  status = s.RequireResults(1);
+  if (!status.ok()) return status;
+  if (!(elements[*index] == s.result_types[0])) {
+    return s.Error(absl::StrCat("result type ", s.result_types[0].ToString(),
+                                " should be ", elements[*index].ToString()));
+  }
+  s.instruction.opcode = OpCode::kGetTupleElement;
+  s.instruction.attributes.dimension = *index;
+  return absl::OkStatus();
+}
+
+absl::Status LowerPassThrough(OpState& s) {
+  if (s.op.name == "stablehlo.after_all") {
+    for (const ScopedValue& v : s.operands) {
+      if (v.type.kind != ValueType::Kind::kToken) {
+        return s.Error("operands must be tokens");
+      }
+    }
+    s.instruction.opcode = OpCode::kAfterAll;
+    return absl::OkStatus();
+  }
+  // optimization_barrier: results are the operands.
+  if (s.operands.size() != s.result_types.size()) {
+    return s.Error("must have as many results as operands");
+  }
+  for (size_t i = 0; i < s.operands.size(); ++i) {
+    if (!(s.operands[i].type == s.result_types[i])) {
+      return s.Error(absl::StrCat("result ", i, " must have the type of "
+                                  "operand ", i));
+    }
+  }
+  s.instruction.opcode = OpCode::kOptimizationBarrier;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status OpState::Error(absl::string_view message) const {
+  return ErrorAt(op.location, absl::StrCat(op.name, ": ", message));
+}
+
+absl::Status OpState::RequireOperands(size_t count) const {
+  if (operands.size() != count) {
+    return Error(absl::StrCat("takes ", count, " operand(s), got ",
+                              operands.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpState::RequireResults(size_t count) const {
+  if (result_types.size() != count) {
+    return Error(absl::StrCat("has ", count, " result(s), got ",
+                              result_types.size()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpState::RequireTensors() const {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].type.kind != ValueType::Kind::kTensor) {
+      return Error(absl::StrCat("operand ", i, " must be a tensor, got ",
+                                operands[i].type.ToString()));
+    }
+  }
+  for (size_t i = 0; i < result_types.size(); ++i) {
+    if (result_types[i].kind != ValueType::Kind::kTensor) {
+      return Error(absl::StrCat("result ", i, " must be a tensor, got ",
+                                result_types[i].ToString()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status OpState::ExpectResult(int index, const Shape& inferred) const {
+  if (!(result_types[index].shape == inferred)) {
+    return Error(absl::StrCat("result type ", result(index).ToString(),
+                              " should be ", inferred.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> OpState::Region(size_t index, const std::string& name) {
+  if (index >= op.regions.size()) {
+    return Error(absl::StrCat("needs ", index + 1, " region(s), has ",
+                              op.regions.size()));
+  }
+  return context.lowerer.LowerRegion(op.regions[index],
+                                     absl::StrCat(op.name, " ", name),
+                                     context.scope);
+}
+
+absl::StatusOr<int> OpState::ScalarRegion(
+    size_t index, const std::vector<ElementType>& params,
+    const std::vector<ElementType>& returns) {
+  absl::StatusOr<int> region = Region(index, "region");
+  if (!region.ok()) return region;
+  const Computation& c = context.lowerer.computation(*region);
+  auto scalar_types_match = [](const std::vector<ValueType>& types,
+                               const std::vector<ElementType>& want) {
+    if (types.size() != want.size()) return false;
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (types[i].kind != ValueType::Kind::kTensor ||
+          !types[i].shape.dims.empty() || types[i].shape.type != want[i]) {
+        return false;
+      }
+    }
+    return true;
+  };
+  auto describe = [](const std::vector<ElementType>& types) {
+    std::string text;
+    for (ElementType t : types) {
+      absl::StrAppend(&text, text.empty() ? "" : ", ", "tensor<",
+                      ElementTypeToMlir(t), ">");
+    }
+    return absl::StrCat("(", text, ")");
+  };
+  if (!scalar_types_match(c.parameter_types, params)) {
+    return Error(absl::StrCat("region ", index, " must take ",
+                              describe(params), ", takes ",
+                              TypesToString(c.parameter_types)));
+  }
+  if (!returns.empty() && !scalar_types_match(c.result_types, returns)) {
+    return Error(absl::StrCat("region ", index, " must return ",
+                              describe(returns), ", returns ",
+                              TypesToString(c.result_types)));
+  }
+  return region;
+}
+
+absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
+  const mlir::Operation& op = context.op;
+  OpState s{context, op, AttributeReader(op), {}, {}, {}};
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    absl::StatusOr<ScopedValue> value = context.scope.Lookup(op.operands[i]);
+    if (!value.ok()) return value.status();
+    if (i < op.operand_types.size()) {
+      absl::StatusOr<ValueType> declared = ConvertType(op.operand_types[i]);
+      if (!declared.ok()) return declared.status();
+      if (!(*declared == value->type)) {
+        return ErrorAt(op.operands[i].location,
+                       absl::StrCat(op.name, ": operand %", op.operands[i].name,
+                                    " has type ", value->type.ToString(),
+                                    " but the op declares ",
+                                    declared->ToString()));
+      }
+    }
+    s.operands.push_back(*value);
+  }
+  for (const mlir::Type& t : op.result_types) {
+    absl::StatusOr<ValueType> type = ConvertType(t);
+    if (!type.ok()) return type.status();
+    s.result_types.push_back(*type);
+  }
+  if (static_cast<int>(s.result_types.size()) != op.num_results) {
+    return ErrorAt(op.location,
+                   absl::StrCat(op.name, " defines ", op.num_results,
+                                " value(s) but has ", s.result_types.size(),
+                                " result type(s)"));
+  }
+  s.instruction.name = op.name;
+  s.instruction.line = op.location.line;
+  s.instruction.column = op.location.column;
+  for (const ScopedValue& v : s.operands) {
+    s.instruction.operands.push_back(v.id);
+    s.instruction.operand_types.push_back(v.type);
+  }
+  s.instruction.result_types = s.result_types;
+
+  absl::Status status;
+  if (absl::StartsWith(op.name, "interpreter.")) {
+    return UnsupportedAt(op.location,
+                         absl::StrCat(op.name, " is an op of the StableHLO "
+                                      "reference interpreter only"));
+  }
+  if (absl::StartsWith(op.name, "check.")) {
+    status = LowerCheck(s);
+    if (!status.ok()) return status;
+    return std::vector<ScopedValue>{};
+  }
+  if (op.name == "func.call" || op.name == "call" ||
+      op.name == "stablehlo.composite") {
+    status = LowerCall(s);
+  } else if (op.name == "stablehlo.tuple" ||
+             op.name == "stablehlo.get_tuple_element") {
+    status = LowerTupleOp(s);
+  } else if (op.name == "stablehlo.after_all" ||
+             op.name == "stablehlo.optimization_barrier") {
+    status = LowerPassThrough(s);
+  } else if (CollectiveOps().count(op.name)) {
+    return UnsupportedAt(op.location,
+                         absl::StrCat(op.name, " is a collective/host op; "
+                                      "these run with the collectives "
+                                      "runtime, not yet here"));
+  } else if (UnsupportedOps().count(op.name)) {
+    return UnsupportedAt(op.location,
+                         absl::StrCat("op ", op.name, " is not supported"));
+  } else if (!LowerElementwiseOp(s, &status) && !LowerShapeOp(s, &status) &&
+             !LowerRegionOp(s, &status)) {
+    return ErrorAt(op.location, absl::StrCat("unknown op '", op.name, "'"));
+  }
+  if (!status.ok()) return status;
+
+  Computation& c = context.lowerer.computation(context.computation);
+  std::vector<ScopedValue> results;
+  for (const ValueType& type : s.result_types) {
+    const int id = c.num_values++;
+    s.instruction.results.push_back(id);
+    results.push_back(ScopedValue{id, type});
+  }
+  c.instructions.push_back(std::move(s.instruction));
+  return results;
+}
+
+}  // namespace pjrtx::ir

@@ -1,0 +1,146 @@
+// A verified StableHLO program: what the compiler hands to a target.
+//
+// Values are numbered per computation (a function body or a region); every
+// instruction names its operands and results by number and carries its
+// result types and typed attributes. Everything here has been checked
+// (types, shapes, attribute ranges), so targets need not re-validate.
+#ifndef PJRTX_COMPILER_STUB_IR_PROGRAM_H_
+#define PJRTX_COMPILER_STUB_IR_PROGRAM_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler_stub/ir/element_type.h"
+#include "compiler_stub/ir/op_attributes.h"
+
+namespace pjrtx::ir {
+
+struct ValueType {
+  enum class Kind { kTensor, kTuple, kToken };
+  Kind kind = Kind::kTensor;
+  Shape shape;                     // kTensor.
+  std::vector<ValueType> elements;  // kTuple.
+
+  static ValueType Tensor(Shape shape) {
+    return ValueType{Kind::kTensor, std::move(shape), {}};
+  }
+  bool operator==(const ValueType& other) const = default;
+  std::string ToString() const;
+};
+
+enum class OpCode {
+  kConstant,
+  kIota,
+  kUnary,
+  kBinary,
+  kCompare,
+  kSelect,
+  kClamp,
+  kConvert,
+  kBitcastConvert,
+  kReducePrecision,
+  kBroadcastInDim,
+  kReshape,
+  kTranspose,
+  kSlice,
+  kDynamicSlice,
+  kDynamicUpdateSlice,
+  kConcatenate,
+  kPad,
+  kReverse,
+  kDotGeneral,
+  kConvolution,
+  kReduce,
+  kReduceWindow,
+  kSelectAndScatter,
+  kSort,
+  kMap,
+  kGather,
+  kScatter,
+  kWhile,
+  kIf,
+  kCase,
+  kCall,
+  kTuple,
+  kGetTupleElement,
+  kOptimizationBarrier,
+  kGetDimensionSize,
+  kAfterAll,
+  // A value the caller asked to see (check ops of the test corpus become
+  // extra outputs, see CompileOptions::checks_as_outputs).
+  kOutput,
+};
+
+// The attributes of one instruction; each opcode reads the fields its
+// comment in lower.cc names.
+struct OpAttributes {
+  // kConstant: the value in Literal storage layout (see runtime/cpu).
+  std::vector<uint8_t> constant;
+  UnaryOp unary = UnaryOp::kAbs;
+  BinaryOp binary = BinaryOp::kAdd;
+  ComparisonDirection comparison = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kNoType;
+  // kIota, kConcatenate, kSort, kGetTupleElement, kGetDimensionSize.
+  int64_t dimension = 0;
+  // kBroadcastInDim (broadcast_dimensions), kTranspose (permutation),
+  // kReduce and kReverse (dimensions), kMap (dimensions), kDynamicSlice
+  // (slice_sizes), kGather (slice_sizes).
+  std::vector<int64_t> dims;
+  std::vector<int64_t> start, limit, strides;  // kSlice.
+  std::vector<int64_t> low, high, interior;    // kPad.
+  int exponent_bits = 0, mantissa_bits = 0;    // kReducePrecision.
+  bool is_stable = false;                      // kSort.
+  DotDimensions dot;
+  ConvolutionDimensions convolution;
+  ConvolutionWindow convolution_window;
+  int64_t feature_group_count = 1, batch_group_count = 1;
+  WindowSpec window;  // kReduceWindow, kSelectAndScatter.
+  GatherDimensions gather;
+  ScatterDimensions scatter;
+  int callee = -1;  // kCall: index into Program::computations.
+};
+
+struct Instruction {
+  OpCode opcode = OpCode::kConstant;
+  std::string name;  // The op's name, e.g. "stablehlo.add", for messages.
+  std::vector<int> operands;
+  std::vector<ValueType> operand_types;
+  std::vector<int> results;
+  std::vector<ValueType> result_types;
+  OpAttributes attributes;
+  // Regions, as indices into Program::computations: reduce/sort/map bodies,
+  // while (cond, body), if (true, false), case branches, select_and_scatter
+  // (select, scatter), scatter update.
+  std::vector<int> regions;
+  int line = 0, column = 0;
+};
+
+struct Computation {
+  std::string name;  // Function name, or "<op> region" for regions.
+  std::vector<int> parameters;
+  std::vector<ValueType> parameter_types;
+  // Values of the enclosing computation a region uses directly (regions
+  // may read values defined outside them); the caller passes them after
+  // the explicit arguments, and `capture_parameters` receives them.
+  std::vector<int> captures;
+  std::vector<int> capture_parameters;
+  std::vector<Instruction> instructions;
+  std::vector<int> results;
+  std::vector<ValueType> result_types;
+  int num_values = 0;
+};
+
+struct Program {
+  std::vector<Computation> computations;
+  std::map<std::string, int> functions;  // Function name -> computation.
+  int entry = 0;
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+  std::string module_name;
+};
+
+}  // namespace pjrtx::ir
+
+#endif  // PJRTX_COMPILER_STUB_IR_PROGRAM_H_

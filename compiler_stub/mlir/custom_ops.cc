@@ -1,0 +1,13 @@
+#include "compiler_stub/mlir/custom_ops.h"
+
+namespace pjrtx::mlir {
+
+CustomOpParser FindCustomOpParser(std::string_view name) {
+  constexpr std::string_view kStablehlo = "stablehlo.";
+  if (name.substr(0, kStablehlo.size()) == kStablehlo) {
+    return FindStablehloOpParser(name.substr(kStablehlo.size()));
+  }
+  return FindSupportOpParser(name);
+}
+
+}  // namespace pjrtx::mlir

@@ -1,0 +1,127 @@
+#include "plugins/tpu_emu/stablehlo_program.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/compiler.h"
+#include "runtime/cpu/interpreter.h"
+
+namespace tpu_emu {
+namespace {
+
+using pjrtx::ir::ElementType;
+
+PJRTX_Buffer_Type ToBufferType(ElementType type) {
+  switch (type) {
+    case ElementType::kPred: return PJRTX_Buffer_Type_PRED;
+    case ElementType::kS2: return PJRTX_Buffer_Type_S2;
+    case ElementType::kS4: return PJRTX_Buffer_Type_S4;
+    case ElementType::kS8: return PJRTX_Buffer_Type_S8;
+    case ElementType::kS16: return PJRTX_Buffer_Type_S16;
+    case ElementType::kS32: return PJRTX_Buffer_Type_S32;
+    case ElementType::kS64: return PJRTX_Buffer_Type_S64;
+    case ElementType::kU2: return PJRTX_Buffer_Type_U2;
+    case ElementType::kU4: return PJRTX_Buffer_Type_U4;
+    case ElementType::kU8: return PJRTX_Buffer_Type_U8;
+    case ElementType::kU16: return PJRTX_Buffer_Type_U16;
+    case ElementType::kU32: return PJRTX_Buffer_Type_U32;
+    case ElementType::kU64: return PJRTX_Buffer_Type_U64;
+    case ElementType::kF16: return PJRTX_Buffer_Type_F16;
+    case ElementType::kBF16: return PJRTX_Buffer_Type_BF16;
+    case ElementType::kF32: return PJRTX_Buffer_Type_F32;
+    case ElementType::kF64: return PJRTX_Buffer_Type_F64;
+    case ElementType::kF8E4M3FN: return PJRTX_Buffer_Type_F8E4M3FN;
+    case ElementType::kF8E5M2: return PJRTX_Buffer_Type_F8E5M2;
+  }
+  return PJRTX_Buffer_Type_INVALID;
+}
+
+absl::StatusOr<std::vector<pjrtx::ArraySignature>> Signatures(
+    const std::vector<pjrtx::ir::ValueType>& types, const char* what) {
+  std::vector<pjrtx::ArraySignature> signatures;
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (types[i].kind != pjrtx::ir::ValueType::Kind::kTensor) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Entry ", what, " ", i, " is ", types[i].ToString(),
+          "; entry functions take and return tensors only"));
+    }
+    signatures.push_back(
+        {ToBufferType(types[i].shape.type), types[i].shape.dims});
+  }
+  return signatures;
+}
+
+// Runs the interpreter over views of chip memory. The program is immutable
+// and each run has its own interpreter, so chips run it concurrently.
+class InterpretedProgram : public pjrtx::DeviceProgram {
+ public:
+  explicit InterpretedProgram(pjrtx::ir::Program program)
+      : program_(std::move(program)) {}
+
+  absl::Status Run(int device,
+                   const std::vector<pjrtx::DeviceAddress>& arguments,
+                   const std::vector<pjrtx::DeviceAddress>& outputs) override {
+    const pjrtx::ir::Computation& entry =
+        program_.computations[program_.entry];
+    std::vector<pjrtx::cpu::Value> values;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      values.push_back(pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
+          entry.parameter_types[i].shape,
+          reinterpret_cast<void*>(arguments[i].value))));
+    }
+    pjrtx::cpu::Interpreter interpreter(program_);
+    absl::StatusOr<std::vector<pjrtx::cpu::Value>> results =
+        interpreter.Run(std::move(values));
+    if (!results.ok()) return results.status();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const pjrtx::cpu::Literal& result = (*results)[i].tensor;
+      void* out = reinterpret_cast<void*>(outputs[i].value);
+      // A donated input may alias this output; memmove stays correct.
+      if (result.size_bytes() > 0 && out != result.data()) {
+        std::memmove(out, result.data(), result.size_bytes());
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  const pjrtx::ir::Program program_;
+};
+
+}  // namespace
+
+absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
+    std::string_view format, std::string_view code,
+    const pjrtx::ProgramOptions& options) {
+  if (format != "mlir") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Unknown program format '", std::string(format),
+        "'; this plugin compiles format 'mlir' (StableHLO text)"));
+  }
+  pjrtx::compiler::CompileOptions compile_options;
+  compile_options.entry = options.entry;
+  compile_options.checks_as_outputs = options.checks_as_outputs;
+  absl::StatusOr<pjrtx::ir::Program> program =
+      pjrtx::compiler::Compile(code, compile_options);
+  if (!program.ok()) return program.status();
+  const pjrtx::ir::Computation& entry = program->computations[program->entry];
+  pjrtx::CompiledProgram compiled;
+  compiled.name = entry.name;
+  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs =
+      Signatures(entry.parameter_types, "argument");
+  if (!inputs.ok()) return inputs.status();
+  absl::StatusOr<std::vector<pjrtx::ArraySignature>> outputs =
+      Signatures(entry.result_types, "result");
+  if (!outputs.ok()) return outputs.status();
+  compiled.inputs = *std::move(inputs);
+  compiled.outputs = *std::move(outputs);
+  compiled.program =
+      std::make_unique<InterpretedProgram>(*std::move(program));
+  return compiled;
+}
+
+}  // namespace tpu_emu

@@ -1,0 +1,263 @@
+#include "runtime/core/base/executable.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "flatbuffers/flatbuffers.h"
+#include "runtime/core/base/element_type.h"
+#include "runtime/core/base/executable_file_generated.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace pjrtx {
+namespace {
+
+// Bumped whenever ExecutableFile changes meaning.
+constexpr uint32_t kFormatVersion = 1;
+
+absl::StatusOr<std::vector<int>> ResolveDevices(
+    const ClientState& client, const std::vector<int64_t>& assignment) {
+  std::vector<int> devices;
+  if (assignment.empty()) {
+    for (int d = 0; d < client.num_devices(); ++d) {
+      if (client.device(d).addressable) devices.push_back(d);
+    }
+    return devices;
+  }
+  for (int64_t id : assignment) {
+    int found = -1;
+    for (int d = 0; d < client.num_devices(); ++d) {
+      if (client.device(d).global_id == id) found = d;
+    }
+    if (found < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device_assignment names device ", id, ", which does not exist"));
+    }
+    if (std::count(devices.begin(), devices.end(), found)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device_assignment names device ", id, " twice"));
+    }
+    // Devices of other processes run their own copy of the program.
+    if (client.device(found).addressable) devices.push_back(found);
+  }
+  return devices;
+}
+
+size_t SignatureBytes(const ArraySignature& signature) {
+  absl::StatusOr<size_t> element = SupportedElementSize(signature.type);
+  size_t n = element.ok() ? *element : 0;
+  for (int64_t d : signature.dims) n *= d;
+  return n;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Executable>> Executable::Compile(
+    std::shared_ptr<ClientState> client, std::string_view format,
+    std::string_view code, const ExecutableOptions& options) {
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int> devices,
+                         ResolveDevices(*client, options.device_assignment));
+  PJRTX_ASSIGN_OR_RETURN(
+      CompiledProgram compiled,
+      client->driver().Compile(format, code, options.program));
+  for (const auto* list : {&compiled.inputs, &compiled.outputs}) {
+    for (const ArraySignature& signature : *list) {
+      absl::StatusOr<size_t> size = SupportedElementSize(signature.type);
+      if (!size.ok()) return size.status();
+    }
+  }
+  std::unique_ptr<Executable> executable(new Executable());
+  executable->client_ = std::move(client);
+  executable->compiled_ =
+      std::make_shared<CompiledProgram>(std::move(compiled));
+  executable->devices_ = std::move(devices);
+  executable->format_ = std::string(format);
+  executable->code_ = std::string(code);
+  executable->options_ = options;
+  return executable;
+}
+
+std::string Executable::Serialize() const {
+  flatbuffers::FlatBufferBuilder builder;
+  const std::string& platform = client_->topology().platform_version;
+  auto platform_offset = builder.CreateString(platform);
+  auto format_offset = builder.CreateString(format_);
+  auto code_offset = builder.CreateVector(
+      reinterpret_cast<const uint8_t*>(code_.data()), code_.size());
+  auto entry_offset = builder.CreateString(options_.program.entry);
+  auto assignment_offset = builder.CreateVector(options_.device_assignment);
+  fb::ExecutableFileBuilder file_builder(builder);
+  file_builder.add_format_version(kFormatVersion);
+  file_builder.add_platform(platform_offset);
+  file_builder.add_program_format(format_offset);
+  file_builder.add_code(code_offset);
+  file_builder.add_entry(entry_offset);
+  file_builder.add_checks_as_outputs(options_.program.checks_as_outputs);
+  file_builder.add_device_assignment(assignment_offset);
+  builder.Finish(file_builder.Finish(), fb::ExecutableFileIdentifier());
+  return std::string(reinterpret_cast<const char*>(builder.GetBufferPointer()),
+                     builder.GetSize());
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
+    std::shared_ptr<ClientState> client, std::string_view bytes) {
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  if (bytes.size() < 8 ||
+      !flatbuffers::BufferHasIdentifier(data, fb::ExecutableFileIdentifier())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Not a pjrtx executable: ", bytes.size(), " bytes without the file "
+        "identifier '", fb::ExecutableFileIdentifier(), "'"));
+  }
+  flatbuffers::Verifier verifier(data, bytes.size());
+  if (!fb::VerifyExecutableFileBuffer(verifier)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Serialized executable of ", bytes.size(),
+        " bytes is truncated or corrupt"));
+  }
+  const fb::ExecutableFile* file = fb::GetExecutableFile(data);
+  if (file->format_version() != kFormatVersion) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Serialized executable has format version ", file->format_version(),
+        "; this runtime reads version ", kFormatVersion));
+  }
+  const std::string platform =
+      file->platform() != nullptr ? file->platform()->str() : "";
+  if (platform != client->topology().platform_version) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Serialized executable was made for '", platform,
+        "', not for this client's '", client->topology().platform_version,
+        "'"));
+  }
+  if (file->code() == nullptr || file->program_format() == nullptr) {
+    return absl::InvalidArgumentError("Serialized executable has no program");
+  }
+  ExecutableOptions options;
+  if (file->entry() != nullptr) options.program.entry = file->entry()->str();
+  options.program.checks_as_outputs = file->checks_as_outputs();
+  if (file->device_assignment() != nullptr) {
+    options.device_assignment.assign(file->device_assignment()->begin(),
+                                     file->device_assignment()->end());
+  }
+  std::string_view code(reinterpret_cast<const char*>(file->code()->data()),
+                        file->code()->size());
+  return Compile(std::move(client), file->program_format()->str(), code,
+                 options);
+}
+
+absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
+    const std::vector<int>& devices,
+    const std::vector<std::vector<Buffer*>>& arguments,
+    const std::vector<bool>& donate, const std::vector<EventRef>& wait_for,
+    int64_t launch_id) {
+  const std::vector<ArraySignature>& inputs = compiled_->inputs;
+  const std::vector<ArraySignature>& outputs = compiled_->outputs;
+  // Check everything before anything is enqueued, so that an error leaves
+  // no run behind.
+  for (size_t d = 0; d < devices.size(); ++d) {
+    if (std::find(devices_.begin(), devices_.end(), devices[d]) ==
+        devices_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Device ", client_->device(devices[d]).global_id,
+          " is not one of the executable's devices"));
+    }
+    if (arguments[d].size() != inputs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "'", name(), "' takes ", inputs.size(), " argument(s), got ",
+          arguments[d].size(), " for device ",
+          client_->device(devices[d]).global_id));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Buffer* arg = arguments[d][i];
+      if (arg->type() != inputs[i].type || arg->dims() != inputs[i].dims) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Argument ", i, " on device ",
+            client_->device(devices[d]).global_id, " is ",
+            ElementTypeName(arg->type()), "[",
+            absl::StrJoin(arg->dims(), ","), "], expected ",
+            ElementTypeName(inputs[i].type), "[",
+            absl::StrJoin(inputs[i].dims, ","), "]"));
+      }
+      if (arg->device() != devices[d]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Argument ", i, " for device ",
+            client_->device(devices[d]).global_id, " lives on device ",
+            client_->device(arg->device()).global_id));
+      }
+      if (arg->IsDeleted()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "Argument ", i, " was deleted or donated"));
+      }
+    }
+  }
+  (void)launch_id;  // Single-process launches need no rendezvous yet.
+
+  std::vector<Run> runs;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const int device = devices[d];
+    const int memory = client_->default_memory(device);
+    std::vector<EventRef> deps = wait_for;
+    std::vector<std::shared_ptr<DeviceAllocation>> held_inputs;
+    std::vector<bool> donated(inputs.size(), false);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Buffer* arg = arguments[d][i];
+      PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<DeviceAllocation> allocation,
+                             arg->AcquireForUse("Execute"));
+      held_inputs.push_back(std::move(allocation));
+      deps.push_back(arg->definition_event());
+      donated[i] = i < donate.size() && donate[i];
+      if (donated[i]) {
+        // Writers to donated memory must wait for every earlier reader.
+        std::vector<EventRef> readers = arg->TakeUsageEvents();
+        deps.insert(deps.end(), readers.begin(), readers.end());
+      }
+    }
+    // Outputs reuse donated inputs of the same signature; others are fresh.
+    std::vector<std::shared_ptr<DeviceAllocation>> out_allocations;
+    std::vector<bool> reused(inputs.size(), false);
+    for (const ArraySignature& out : outputs) {
+      std::shared_ptr<DeviceAllocation> allocation;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (donated[i] && !reused[i] && inputs[i].type == out.type &&
+            inputs[i].dims == out.dims) {
+          reused[i] = true;
+          allocation = held_inputs[i];
+          break;
+        }
+      }
+      if (allocation == nullptr) {
+        PJRTX_ASSIGN_OR_RETURN(
+            allocation, client_->memory(memory).Allocate(SignatureBytes(out)));
+      }
+      out_allocations.push_back(std::move(allocation));
+    }
+    std::shared_ptr<CompiledProgram> compiled = compiled_;
+    EventRef done = client_->queue(device).Enqueue(
+        std::move(deps),
+        [compiled, device, held_inputs, out_allocations]() {
+          std::vector<DeviceAddress> in, out;
+          for (const auto& a : held_inputs) in.push_back(a->address());
+          for (const auto& a : out_allocations) out.push_back(a->address());
+          return compiled->program->Run(device, in, out);
+        });
+    Run run;
+    run.done = done;
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      run.outputs.push_back(Buffer::FromAllocation(
+          client_, device, memory, outputs[o].type, outputs[o].dims,
+          out_allocations[o], done));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Buffer* arg = arguments[d][i];
+      if (donated[i]) {
+        arg->Delete();
+      } else {
+        arg->AddUsage(done);
+      }
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+}  // namespace pjrtx

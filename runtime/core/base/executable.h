@@ -1,0 +1,77 @@
+// A compiled program bound to devices, and its asynchronous execution.
+#ifndef PJRTX_RUNTIME_CORE_BASE_EXECUTABLE_H_
+#define PJRTX_RUNTIME_CORE_BASE_EXECUTABLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "runtime/core/base/buffer.h"
+#include "runtime/core/base/client_state.h"
+#include "runtime/core/base/driver.h"
+#include "runtime/core/base/event.h"
+
+namespace pjrtx {
+
+struct ExecutableOptions {
+  ProgramOptions program;
+  // Global device ids to run on; empty: every addressable device.
+  std::vector<int64_t> device_assignment;
+};
+
+// Thread-safe. Executions hold references to what they use, so the
+// executable may be destroyed while they are in flight.
+class Executable {
+ public:
+  static absl::StatusOr<std::unique_ptr<Executable>> Compile(
+      std::shared_ptr<ClientState> client, std::string_view format,
+      std::string_view code, const ExecutableOptions& options);
+
+  // Loads what Serialize wrote; INVALID_ARGUMENT naming what is wrong with
+  // foreign, truncated or corrupt bytes.
+  static absl::StatusOr<std::unique_ptr<Executable>> Deserialize(
+      std::shared_ptr<ClientState> client, std::string_view bytes);
+  std::string Serialize() const;
+
+  struct Run {
+    std::vector<std::unique_ptr<Buffer>> outputs;
+    EventRef done;
+  };
+  // One run per device of `devices` (indices into the topology), each with
+  // its `arguments[d]`. Never blocks. `donate[i]` hands argument i's memory
+  // to the run (the buffers become deleted).
+  absl::StatusOr<std::vector<Run>> Execute(
+      const std::vector<int>& devices,
+      const std::vector<std::vector<Buffer*>>& arguments,
+      const std::vector<bool>& donate, const std::vector<EventRef>& wait_for,
+      int64_t launch_id);
+
+  const std::string& name() const { return compiled_->name; }
+  const std::vector<ArraySignature>& inputs() const {
+    return compiled_->inputs;
+  }
+  const std::vector<ArraySignature>& outputs() const {
+    return compiled_->outputs;
+  }
+  // Devices (indices into the topology) the executable runs on.
+  const std::vector<int>& devices() const { return devices_; }
+
+ private:
+  Executable() = default;
+
+  std::shared_ptr<ClientState> client_;
+  // Shared with the runs in flight.
+  std::shared_ptr<CompiledProgram> compiled_;
+  std::vector<int> devices_;
+  std::string format_;
+  std::string code_;
+  ExecutableOptions options_;
+};
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_RUNTIME_CORE_BASE_EXECUTABLE_H_

@@ -1,0 +1,336 @@
+#include "runtime/cpu/interpreter.h"
+
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/cpu/kernels.h"
+
+namespace pjrtx::cpu {
+namespace {
+
+using ir::Instruction;
+using ir::OpCode;
+
+// Deep enough for real programs, shallow enough to fail before the stack.
+constexpr int kMaxCallDepth = 256;
+
+std::vector<Literal> Tensors(const std::vector<Value>& values,
+                             absl::Span<const int> ids) {
+  std::vector<Literal> tensors;
+  tensors.reserve(ids.size());
+  for (int id : ids) tensors.push_back(values[id].tensor);
+  return tensors;
+}
+
+int64_t ScalarIndex(const Literal& literal) {
+  return ir::IsUnsignedInt(literal.type())
+             ? static_cast<int64_t>(literal.GetUInt(0))
+             : literal.GetInt(0);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Value>> Interpreter::Run(
+    std::vector<Value> arguments) {
+  const ir::Computation& entry = program_.computations[program_.entry];
+  if (arguments.size() != entry.parameters.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "@", entry.name, " takes ", entry.parameters.size(),
+        " argument(s), got ", arguments.size()));
+  }
+  depth_ = 0;
+  return Call(program_.entry, arguments, {});
+}
+
+absl::StatusOr<std::vector<Value>> Interpreter::CallRegion(
+    int computation, absl::Span<const Value> arguments,
+    const std::vector<Value>& environment) {
+  const ir::Computation& c = program_.computations[computation];
+  std::vector<Value> captures;
+  captures.reserve(c.captures.size());
+  for (int id : c.captures) captures.push_back(environment[id]);
+  return Call(computation, arguments, captures);
+}
+
+absl::StatusOr<std::vector<Value>> Interpreter::Call(
+    int computation, absl::Span<const Value> arguments,
+    absl::Span<const Value> captures) {
+  const ir::Computation& c = program_.computations[computation];
+  if (++depth_ > kMaxCallDepth) {
+    --depth_;
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "calls nested deeper than ", kMaxCallDepth, " in @", c.name));
+  }
+  std::vector<Value> environment(c.num_values);
+  for (size_t i = 0; i < c.parameters.size(); ++i) {
+    environment[c.parameters[i]] = arguments[i];
+  }
+  for (size_t i = 0; i < c.capture_parameters.size(); ++i) {
+    environment[c.capture_parameters[i]] = captures[i];
+  }
+  for (const Instruction& instruction : c.instructions) {
+    absl::Status status = Execute(instruction, environment);
+    if (!status.ok()) {
+      --depth_;
+      return status;
+    }
+  }
+  std::vector<Value> results;
+  results.reserve(c.results.size());
+  for (int id : c.results) results.push_back(environment[id]);
+  --depth_;
+  return results;
+}
+
+absl::Status Interpreter::Execute(const Instruction& inst,
+                                  std::vector<Value>& env) {
+  const ir::OpAttributes& a = inst.attributes;
+  auto operand = [&](size_t i) -> const Literal& {
+    return env[inst.operands[i]].tensor;
+  };
+  auto result_shape = [&](size_t i) -> const Shape& {
+    return inst.result_types[i].shape;
+  };
+  auto set = [&](size_t i, Literal literal) {
+    env[inst.results[i]] = Value::Tensor(std::move(literal));
+  };
+  auto set_all = [&](std::vector<Literal> literals) {
+    for (size_t i = 0; i < literals.size(); ++i) set(i, std::move(literals[i]));
+  };
+  auto region = [&](size_t r) -> RegionFn {
+    const int computation = inst.regions[r];
+    return [this, computation, &env](absl::Span<const Literal> args)
+               -> absl::StatusOr<std::vector<Literal>> {
+      std::vector<Value> values;
+      values.reserve(args.size());
+      for (const Literal& l : args) values.push_back(Value::Tensor(l));
+      absl::StatusOr<std::vector<Value>> out =
+          CallRegion(computation, values, env);
+      if (!out.ok()) return out.status();
+      std::vector<Literal> literals;
+      for (Value& v : *out) literals.push_back(std::move(v.tensor));
+      return literals;
+    };
+  };
+  std::vector<Shape> result_shapes;
+  for (const ir::ValueType& t : inst.result_types) {
+    result_shapes.push_back(t.shape);
+  }
+
+  switch (inst.opcode) {
+    case OpCode::kConstant: {
+      Literal literal(result_shape(0));
+      std::memcpy(literal.data(), a.constant.data(), a.constant.size());
+      set(0, std::move(literal));
+      return absl::OkStatus();
+    }
+    case OpCode::kIota:
+      set(0, Iota(result_shape(0), a.dimension));
+      return absl::OkStatus();
+    case OpCode::kUnary: {
+      absl::StatusOr<Literal> out = Unary(a.unary, operand(0), result_shape(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kBinary: {
+      absl::StatusOr<Literal> out =
+          Binary(a.binary, operand(0), operand(1), result_shape(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kCompare:
+      set(0, Compare(a.comparison, a.comparison_type, operand(0), operand(1)));
+      return absl::OkStatus();
+    case OpCode::kSelect:
+      set(0, Select(operand(0), operand(1), operand(2)));
+      return absl::OkStatus();
+    case OpCode::kClamp:
+      set(0, Clamp(operand(0), operand(1), operand(2)));
+      return absl::OkStatus();
+    case OpCode::kConvert:
+      set(0, Convert(operand(0), result_shape(0).type));
+      return absl::OkStatus();
+    case OpCode::kBitcastConvert: {
+      absl::StatusOr<Literal> out = BitcastConvert(operand(0), result_shape(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kReducePrecision:
+      set(0, ReducePrecision(operand(0), a.exponent_bits, a.mantissa_bits));
+      return absl::OkStatus();
+    case OpCode::kBroadcastInDim:
+      set(0, BroadcastInDim(operand(0), result_shape(0), a.dims));
+      return absl::OkStatus();
+    case OpCode::kReshape:
+      set(0, Reshape(operand(0), result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kTranspose:
+      set(0, Transpose(operand(0), a.dims, result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kSlice:
+      set(0, Slice(operand(0), a.start, a.limit, a.strides, result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kDynamicSlice:
+    case OpCode::kDynamicUpdateSlice: {
+      const size_t first = inst.opcode == OpCode::kDynamicSlice ? 1 : 2;
+      std::vector<int64_t> starts;
+      for (size_t i = first; i < inst.operands.size(); ++i) {
+        starts.push_back(ScalarIndex(operand(i)));
+      }
+      if (inst.opcode == OpCode::kDynamicSlice) {
+        set(0, DynamicSlice(operand(0), starts, a.dims, result_shape(0)));
+      } else {
+        set(0, DynamicUpdateSlice(operand(0), operand(1), starts));
+      }
+      return absl::OkStatus();
+    }
+    case OpCode::kConcatenate:
+      set(0, Concatenate(Tensors(env, inst.operands), a.dimension,
+                         result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kPad:
+      set(0, Pad(operand(0), operand(1), a.low, a.high, a.interior,
+                 result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kReverse:
+      set(0, Reverse(operand(0), a.dims));
+      return absl::OkStatus();
+    case OpCode::kDotGeneral:
+      set(0, DotGeneral(operand(0), operand(1), a.dot, result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kConvolution:
+      set(0, Convolution(operand(0), operand(1), a.convolution,
+                         a.convolution_window, a.feature_group_count,
+                         a.batch_group_count, result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kReduce:
+    case OpCode::kReduceWindow: {
+      std::vector<Literal> all = Tensors(env, inst.operands);
+      const size_t n = all.size() / 2;
+      absl::Span<const Literal> inputs(all.data(), n);
+      absl::Span<const Literal> inits(all.data() + n, n);
+      absl::StatusOr<std::vector<Literal>> out =
+          inst.opcode == OpCode::kReduce
+              ? Reduce(inputs, inits, a.dims, region(0), result_shapes)
+              : ReduceWindow(inputs, inits, a.window, region(0), result_shapes);
+      if (!out.ok()) return out.status();
+      set_all(*std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kSelectAndScatter: {
+      absl::StatusOr<Literal> out =
+          SelectAndScatter(operand(0), operand(1), operand(2), a.window,
+                           region(0), region(1), result_shape(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kSort: {
+      absl::StatusOr<std::vector<Literal>> out = Sort(
+          Tensors(env, inst.operands), a.dimension, a.is_stable, region(0));
+      if (!out.ok()) return out.status();
+      set_all(*std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kMap: {
+      absl::StatusOr<Literal> out =
+          Map(Tensors(env, inst.operands), region(0), result_shape(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kGather:
+      set(0, Gather(operand(0), operand(1), a.gather, a.dims, result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kScatter: {
+      std::vector<Literal> all = Tensors(env, inst.operands);
+      const size_t n = (all.size() - 1) / 2;
+      absl::StatusOr<std::vector<Literal>> out =
+          Scatter(absl::Span<const Literal>(all.data(), n), all[n],
+                  absl::Span<const Literal>(all.data() + n + 1, n), a.scatter,
+                  region(0), result_shapes);
+      if (!out.ok()) return out.status();
+      set_all(*std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kWhile: {
+      std::vector<Value> state;
+      for (int id : inst.operands) state.push_back(env[id]);
+      while (true) {
+        absl::StatusOr<std::vector<Value>> cond =
+            CallRegion(inst.regions[0], state, env);
+        if (!cond.ok()) return cond.status();
+        if ((*cond)[0].tensor.GetInt(0) == 0) break;
+        absl::StatusOr<std::vector<Value>> next =
+            CallRegion(inst.regions[1], state, env);
+        if (!next.ok()) return next.status();
+        state = *std::move(next);
+      }
+      for (size_t i = 0; i < state.size(); ++i) {
+        env[inst.results[i]] = std::move(state[i]);
+      }
+      return absl::OkStatus();
+    }
+    case OpCode::kIf:
+    case OpCode::kCase: {
+      int64_t branch;
+      if (inst.opcode == OpCode::kIf) {
+        branch = operand(0).GetInt(0) != 0 ? 0 : 1;
+      } else {
+        // Out-of-range indices run the last branch, as the spec says.
+        branch = operand(0).GetInt(0);
+        const int64_t n = static_cast<int64_t>(inst.regions.size());
+        if (branch < 0 || branch >= n) branch = n - 1;
+      }
+      absl::StatusOr<std::vector<Value>> out =
+          CallRegion(inst.regions[branch], {}, env);
+      if (!out.ok()) return out.status();
+      for (size_t i = 0; i < out->size(); ++i) {
+        env[inst.results[i]] = std::move((*out)[i]);
+      }
+      return absl::OkStatus();
+    }
+    case OpCode::kCall: {
+      std::vector<Value> args;
+      for (int id : inst.operands) args.push_back(env[id]);
+      absl::StatusOr<std::vector<Value>> out = Call(a.callee, args, {});
+      if (!out.ok()) return out.status();
+      for (size_t i = 0; i < out->size(); ++i) {
+        env[inst.results[i]] = std::move((*out)[i]);
+      }
+      return absl::OkStatus();
+    }
+    case OpCode::kTuple: {
+      Value tuple{ir::ValueType::Kind::kTuple, {}, {}};
+      for (int id : inst.operands) tuple.elements.push_back(env[id]);
+      env[inst.results[0]] = std::move(tuple);
+      return absl::OkStatus();
+    }
+    case OpCode::kGetTupleElement:
+      env[inst.results[0]] = env[inst.operands[0]].elements[a.dimension];
+      return absl::OkStatus();
+    case OpCode::kOptimizationBarrier:
+      for (size_t i = 0; i < inst.operands.size(); ++i) {
+        env[inst.results[i]] = env[inst.operands[i]];
+      }
+      return absl::OkStatus();
+    case OpCode::kGetDimensionSize: {
+      Literal size(result_shape(0));
+      size.SetInt(0, operand(0).dims()[a.dimension]);
+      set(0, std::move(size));
+      return absl::OkStatus();
+    }
+    case OpCode::kAfterAll:
+      env[inst.results[0]] = Value{ir::ValueType::Kind::kToken, {}, {}};
+      return absl::OkStatus();
+    case OpCode::kOutput:
+      return absl::OkStatus();
+  }
+  return absl::InternalError(absl::StrCat("no kernel for ", inst.name));
+}
+
+}  // namespace pjrtx::cpu
