@@ -32,7 +32,8 @@ struct Type {
     kTuple,     // tuple<tensor<f32>, !stablehlo.token>
     kToken,     // !stablehlo.token
     kFunction,  // (tensor<f32>) -> tensor<f32>
-    kOther,     // anything else, kept as text (e.g. quantized types)
+    kOther,     // anything else, kept as text (e.g. quantized types, unranked
+                // tensor<*xf32>, vector<...>)
   };
   Kind kind = Kind::kOther;
   // Element type spelling for kTensor and kScalar: "f32", "i32", "si32"
@@ -88,7 +89,9 @@ struct Attribute {
     // (dialect "stablehlo", mnemonic "comparison_direction", body "EQ"), or
     // #stablehlo.gather<offset_dims = [1], ...> (dialect "stablehlo",
     // mnemonic "gather", fields parsed into `entries`), or
-    // #stablehlo.channel_handle<handle = 1, type = 0>.
+    // #stablehlo.channel_handle<handle = 1, type = 0>. Builtin attributes
+    // whose body is not interpreted (dense_resource<...>, affine_map<...>,
+    // sparse<...>) are kDialect too, with dialect "builtin".
     kDialect,
   };
   Kind kind = Kind::kUnit;
@@ -97,7 +100,8 @@ struct Attribute {
   double float_value = 0;
   std::string string_value;  // kString; kSymbolRef name without '@'
   Type type;  // kType; the ": type" of kInteger, kFloat, kDenseElements,
-              // kDenseArray (its element type as kScalar)
+              // kDenseArray (its element type as kScalar). An integer or
+              // float written without a type gets i64 or f64, as in MLIR.
   std::vector<Attribute> elements;  // kArray
   std::vector<int64_t> integers;    // kDenseArray of integer type
   std::vector<double> floats;       // kDenseArray of float type
@@ -107,10 +111,11 @@ struct Attribute {
   std::string dialect;   // kDialect
   std::string mnemonic;  // kDialect
   // kDialect: the body text when it is not `key = value` pairs (e.g. "EQ",
-  // "FLOAT", "DEFAULT"); for #stablehlo.dot<...>-like bodies both `entries`
-  // and `body` may be set.
+  // "FLOAT", "DEFAULT"); empty when the fields parsed into `entries`.
   std::string body;
-  std::string text;  // Exact source text, for messages.
+  // Exact source text, for messages; at most its first 1024 characters
+  // (then "..."), so that large dense literals are not kept twice.
+  std::string text;
   Location location;
 };
 
@@ -127,14 +132,17 @@ struct Operation {
   std::string name;  // Full name: "stablehlo.add", "func.return",
                      // "check.expect_eq_const", "func.call", ...
   // Result names as written: "%0" defines one result; "%0:2" two (named
-  // %0#0 and %0#1). Empty for ops without results.
+  // %0#0 and %0#1). Empty for ops without results or whose results are not
+  // named. Several names, `%a, %b:2 = ...`, are normalized to the first
+  // (`%a:3`), and uses of the others rewritten (%b#1 becomes %a#2).
   std::string result_name;  // Without '%'.
   int num_results = 0;
   std::vector<ValueRef> operands;
   std::vector<Type> operand_types;  // One per operand.
   std::vector<Type> result_types;   // One per result.
   // Attributes with the names the generic form uses (e.g. "dimensions",
-  // "comparison_direction", "value", "callee"), in source order.
+  // "comparison_direction", "value", "callee"), in source order; properties
+  // (<{...}>) included.
   std::vector<std::pair<std::string, Attribute>> attributes;
   std::vector<Region> regions;
   // Successor blocks are not used by StableHLO programs and are rejected.

@@ -66,8 +66,7 @@ double HalfToDouble(uint16_t bits, bool is_bfloat) {
 
 }  // namespace
 
-absl::StatusOr<int64_t> ParseIntegerText(std::string_view text,
-                                         bool negative) {
+absl::StatusOr<int64_t> ParseIntegerText(std::string_view text, bool negative) {
   uint64_t magnitude = 0;
   bool ok;
   if (text.size() > 2 && text[0] == '0' && text[1] == 'x') {
@@ -90,9 +89,10 @@ absl::StatusOr<Attribute> Parser::ParseAttribute() {
   const Location location = token_.location;
   PJRTX_ASSIGN_OR_RETURN(Attribute attribute, ParseAttributeImpl());
   const std::string_view text = TextFrom(begin);
-  attribute.text = text.size() <= kMaxAttributeText
-                       ? std::string(text)
-                       : absl::StrCat(AbslView(text.substr(0, kMaxAttributeText)), "...");
+  attribute.text =
+      text.size() <= kMaxAttributeText
+          ? std::string(text)
+          : absl::StrCat(AbslView(text.substr(0, kMaxAttributeText)), "...");
   attribute.location = location;
   return attribute;
 }
@@ -196,13 +196,12 @@ absl::StatusOr<Attribute> Parser::ParseAttributeImpl() {
   return Error("an attribute");
 }
 
-absl::Status Parser::ParseNumberAttribute(bool negative,
-                                          Attribute* attribute) {
+absl::Status Parser::ParseNumberAttribute(bool negative, Attribute* attribute) {
   const Token number = token_;
   const bool is_word = number.kind == TokenKind::kBareId &&
                        (number.text == "nan" || number.text == "inf");
-  if (number.kind != TokenKind::kInteger &&
-      number.kind != TokenKind::kFloat && !is_word) {
+  if (number.kind != TokenKind::kInteger && number.kind != TokenKind::kFloat &&
+      !is_word) {
     return Error("a number");
   }
   Advance();
@@ -290,19 +289,20 @@ absl::Status Parser::ParseDenseArray(Attribute* attribute) {
         Advance();
         continue;
       }
+      // Typed as the array's elements, so that 0x7FC00000 spells f32 bits.
       Attribute element;
+      element.type = attribute->type;
       const Location at = token_.location;
       const bool negative = ConsumeIf(TokenKind::kMinus);
       PJRTX_RETURN_IF_ERROR(ParseNumberAttribute(negative, &element));
       if (is_float) {
-        attribute->floats.push_back(element.kind == Attribute::Kind::kFloat
-                                        ? element.float_value
-                                        : static_cast<double>(element.integer));
+        attribute->floats.push_back(element.float_value);
       } else if (element.kind == Attribute::Kind::kInteger) {
         attribute->integers.push_back(element.integer);
       } else {
-        return ErrorAt(at, "found a float in an integer array, expected an "
-                           "integer");
+        return ErrorAt(at,
+                       "found a float in an integer array, expected an "
+                       "integer");
       }
     } while (ConsumeIf(TokenKind::kComma));
   }
@@ -323,10 +323,10 @@ absl::Status Parser::ParseDialectAttribute(Attribute* attribute) {
       return absl::OkStatus();
     }
     if (dot == std::string::npos) {
-      return ErrorAt(name_token.location,
-                     absl::StrCat("found undefined attribute alias ",
-                                  DescribeToken(name_token),
-                                  ", expected an attribute"));
+      return ErrorAt(
+          name_token.location,
+          absl::StrCat("found undefined attribute alias ",
+                       DescribeToken(name_token), ", expected an attribute"));
     }
   }
   attribute->kind = Attribute::Kind::kDialect;
@@ -424,8 +424,7 @@ absl::Status Parser::ParseOptionalAttributesKeyword(NamedAttributes* out) {
   return ParseAttributeDictionary(out);
 }
 
-absl::Status Parser::ParseKeyValueEntries(TokenKind end,
-                                          NamedAttributes* out) {
+absl::Status Parser::ParseKeyValueEntries(TokenKind end, NamedAttributes* out) {
   if (Is(end)) return absl::OkStatus();
   do {
     if (!Is(TokenKind::kBareId)) return Error("a field name");
@@ -463,15 +462,15 @@ absl::StatusOr<std::string_view> Parser::CaptureAngleBody() {
     if (c == '<' || c == '(' || c == '[' || c == '{') {
       if (closers.size() > static_cast<size_t>(kMaxNesting)) {
         Rewind(position);
-        return Error(absl::StrCat("at most ", kMaxNesting,
-                                  " levels of nesting"));
+        return Error(
+            absl::StrCat("at most ", kMaxNesting, " levels of nesting"));
       }
       closers += c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
     } else if (c == '>' || c == ')' || c == ']' || c == '}') {
       if (c != closers.back()) {
         Rewind(position);
-        return Error(absl::StrCat("'", closers.substr(closers.size() - 1),
-                                  "'"));
+        return Error(
+            absl::StrCat("'", closers.substr(closers.size() - 1), "'"));
       }
       closers.pop_back();
       if (closers.empty()) {
@@ -517,7 +516,8 @@ absl::StatusOr<std::string> Parser::ParseStringLiteral() {
       value += '\n';
     } else if (e == 't') {
       value += '\t';
-    } else if (i + 2 < quoted.size() && hex(e) >= 0 && hex(quoted[i + 1]) >= 0) {
+    } else if (i + 2 < quoted.size() && hex(e) >= 0 &&
+               hex(quoted[i + 1]) >= 0) {
       value += static_cast<char>(hex(e) * 16 + hex(quoted[i + 1]));
       ++i;
     } else {

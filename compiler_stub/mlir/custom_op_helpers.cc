@@ -87,9 +87,9 @@ Attribute MakeBoolAttribute(bool value, const Location& location,
   return attribute;
 }
 
-Attribute MakeEnumAttribute(std::string_view dialect,
-                            std::string_view mnemonic, std::string_view body,
-                            const Location& location, std::string_view text) {
+Attribute MakeEnumAttribute(std::string_view dialect, std::string_view mnemonic,
+                            std::string_view body, const Location& location,
+                            std::string_view text) {
   Attribute attribute;
   attribute.kind = Attribute::Kind::kDialect;
   attribute.dialect = std::string(dialect);
@@ -134,8 +134,7 @@ absl::StatusOr<std::vector<int64_t>> ParseIntegerList(Parser& parser) {
 absl::StatusOr<Attribute> ParseI64ArrayAttribute(Parser& parser) {
   const size_t begin = parser.Mark();
   const Location location = parser.token().location;
-  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> values,
-                         ParseIntegerList(parser));
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> values, ParseIntegerList(parser));
   return MakeI64ArrayAttribute(std::move(values), location,
                                parser.TextFrom(begin));
 }
@@ -170,9 +169,9 @@ absl::StatusOr<Attribute> ParseTypedFloat(Parser& parser,
                          number.kind == TokenKind::kFloat ||
                          parser.IsKeyword("nan") || parser.IsKeyword("inf");
   Attribute attribute;
-  if (!is_number ||
-      !absl::SimpleAtod(absl::StrCat(negative ? "-" : "", AbslView(number.text)),
-                        &attribute.float_value)) {
+  if (!is_number || !absl::SimpleAtod(absl::StrCat(negative ? "-" : "",
+                                                   AbslView(number.text)),
+                                      &attribute.float_value)) {
     return parser.Error("a number");
   }
   parser.Advance();
@@ -207,9 +206,9 @@ absl::Status AssignFunctionType(Parser& parser, Operation& op,
   if (type.elements.size() != op.operands.size()) {
     return parser.ErrorAt(
         type.location,
-        absl::StrCat("found ", type.elements.size(), " operand types, expected ",
-                     op.operands.size(), " (one per operand of ", op.name,
-                     ")"));
+        absl::StrCat("found ", type.elements.size(),
+                     " operand types, expected ", op.operands.size(),
+                     " (one per operand of ", op.name, ")"));
   }
   op.operand_types = type.elements;
   op.result_types = type.results;
@@ -250,9 +249,9 @@ absl::Status ParseReturnLike(Parser& parser, Operation& op) {
   PJRTX_ASSIGN_OR_RETURN(op.operand_types, parser.ParseTypeList());
   if (op.operand_types.size() != op.operands.size()) {
     return parser.ErrorAt(
-        location, absl::StrCat("found ", op.operand_types.size(),
-                               " types, expected ", op.operands.size(),
-                               " (one per returned value)"));
+        location,
+        absl::StrCat("found ", op.operand_types.size(), " types, expected ",
+                     op.operands.size(), " (one per returned value)"));
   }
   return absl::OkStatus();
 }

@@ -29,8 +29,7 @@ Type MakeScalarType(std::string_view element);
 Type MakeTensorType(std::vector<int64_t> dims, std::string_view element);
 // An integer attribute `value : type`, e.g. 0 : i64.
 Attribute MakeIntegerAttribute(int64_t value, std::string_view type,
-                               const Location& location,
-                               std::string_view text);
+                               const Location& location, std::string_view text);
 Attribute MakeStringAttribute(std::string value, const Location& location,
                               std::string_view text);
 // array<i64: values...>.
@@ -44,9 +43,9 @@ Attribute MakeIntegerListAttribute(const std::vector<int64_t>& values,
 Attribute MakeBoolAttribute(bool value, const Location& location,
                             std::string_view text);
 // #dialect<mnemonic body>, e.g. #stablehlo<comparison_direction EQ>.
-Attribute MakeEnumAttribute(std::string_view dialect,
-                            std::string_view mnemonic, std::string_view body,
-                            const Location& location, std::string_view text);
+Attribute MakeEnumAttribute(std::string_view dialect, std::string_view mnemonic,
+                            std::string_view body, const Location& location,
+                            std::string_view text);
 
 // ---- Grammar pieces. ----
 // Zero or more operands separated by commas: $operands.

@@ -89,9 +89,9 @@ class DenseListParser {
       shape_[depth] = count;
     } else if (shape_[depth] != count) {
       return parser_.ErrorAt(
-          location, absl::StrCat("found a list of ", count,
-                                 " elements, expected ", shape_[depth],
-                                 " like the other lists at its depth"));
+          location,
+          absl::StrCat("found a list of ", count, " elements, expected ",
+                       shape_[depth], " like the other lists at its depth"));
     }
     return absl::OkStatus();
   }

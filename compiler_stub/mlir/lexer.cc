@@ -37,8 +37,7 @@ Lexer::Lexer(std::string_view source) : source_(source) {
 
 Location Lexer::LocationAt(size_t offset) const {
   offset = std::min(offset, source_.size());
-  auto it =
-      std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const size_t line = static_cast<size_t>(it - line_starts_.begin());
   Location location;
   location.line = static_cast<int>(line);
@@ -70,8 +69,7 @@ Token Lexer::Make(TokenKind kind, size_t begin, size_t end) const {
   return token;
 }
 
-Token Lexer::MakeError(size_t begin, size_t end,
-                       std::string_view error) const {
+Token Lexer::MakeError(size_t begin, size_t end, std::string_view error) const {
   Token token = Make(TokenKind::kError, begin, end);
   token.error = error;
   return token;

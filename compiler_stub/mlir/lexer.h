@@ -16,16 +16,16 @@ namespace pjrtx::mlir {
 
 enum class TokenKind {
   kEndOfInput,
-  kError,        // A character or literal that cannot start any token.
-  kBareId,       // stablehlo.add, tensor, dense, x, DEFAULT, f32
-  kPercentId,    // %0, %arg0, %cst_1, %0#1 (the #1 is part of the token)
-  kAtId,         // @main, @"quoted name"
-  kCaretId,      // ^bb0
-  kHashId,       // #stablehlo, #loc3, #stablehlo.gather
-  kBangId,       // !stablehlo.token, !quant.uniform
-  kInteger,      // 42, 0x7FC00000 (a leading '-' is a separate token)
-  kFloat,        // 1.5, 2.0e-3
-  kString,       // "text" (the token text keeps the quotes and escapes)
+  kError,      // A character or literal that cannot start any token.
+  kBareId,     // stablehlo.add, tensor, dense, x, DEFAULT, f32
+  kPercentId,  // %0, %arg0, %cst_1, %0#1 (the #1 is part of the token)
+  kAtId,       // @main, @"quoted name"
+  kCaretId,    // ^bb0
+  kHashId,     // #stablehlo, #loc3, #stablehlo.gather
+  kBangId,     // !stablehlo.token, !quant.uniform
+  kInteger,    // 42, 0x7FC00000 (a leading '-' is a separate token)
+  kFloat,      // 1.5, 2.0e-3
+  kString,     // "text" (the token text keeps the quotes and escapes)
   kLParen,
   kRParen,
   kLSquare,
@@ -37,11 +37,11 @@ enum class TokenKind {
   kComma,
   kColon,
   kEqual,
-  kArrow,     // ->
-  kMinus,     // -
-  kPlus,      // +
-  kQuestion,  // ?
-  kStar,      // *
+  kArrow,              // ->
+  kMinus,              // -
+  kPlus,               // +
+  kQuestion,           // ?
+  kStar,               // *
   kFileMetadataBegin,  // {-#
   kFileMetadataEnd,    // #-}
 };

@@ -82,11 +82,11 @@ absl::StatusOr<Operation> Parser::ParseOperation() {
 
   if (!groups.empty() &&
       static_cast<size_t>(named_results) != op.result_types.size()) {
-    return ErrorAt(groups.front().location,
-                   absl::StrCat("found ", named_results,
-                                " result names, expected ",
-                                op.result_types.size(), " (the results of ",
-                                op.name, ")"));
+    return ErrorAt(
+        groups.front().location,
+        absl::StrCat("found ", named_results, " result names, expected ",
+                     op.result_types.size(), " (the results of ", op.name,
+                     ")"));
   }
   op.num_results = static_cast<int>(op.result_types.size());
   if (!groups.empty()) {
@@ -110,8 +110,9 @@ absl::Status Parser::ParseGenericBody(Operation* op) {
   PJRTX_RETURN_IF_ERROR(ParseValueUseList(&op->operands));
   PJRTX_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
   if (Is(TokenKind::kLSquare)) {
-    return Error("properties, regions, attributes or ':' (block successors "
-                 "are not supported)");
+    return Error(
+        "properties, regions, attributes or ':' (block successors "
+        "are not supported)");
   }
   // Properties <{...}> are attributes stored apart; the tree keeps them with
   // the others.
@@ -155,8 +156,8 @@ absl::StatusOr<ValueRef> Parser::ParseValueUse() {
   int index = 0;
   const size_t hash = text.find('#');
   if (hash != std::string_view::npos) {
-    if (!absl::SimpleAtoi(AbslView(text.substr(hash + 1)), &index) || index < 0 ||
-        index >= kMaxResults) {
+    if (!absl::SimpleAtoi(AbslView(text.substr(hash + 1)), &index) ||
+        index < 0 || index >= kMaxResults) {
       return Error(absl::StrCat("a result number below ", kMaxResults));
     }
     text = text.substr(0, hash);
@@ -171,10 +172,10 @@ absl::StatusOr<ValueRef> Parser::ParseValueUse() {
     if (found == scope->end()) continue;
     const ValueBinding& binding = found->second;
     if (index >= binding.count) {
-      return ErrorAt(token.location,
-                     absl::StrCat("found ", DescribeToken(token),
-                                  ", expected a result number below ",
-                                  binding.count));
+      return ErrorAt(
+          token.location,
+          absl::StrCat("found ", DescribeToken(token),
+                       ", expected a result number below ", binding.count));
     }
     ref.name = binding.canonical;
     ref.index = binding.first_index + index;
@@ -245,8 +246,9 @@ absl::Status Parser::ParseBlock(
       entry_arguments != nullptr && !entry_arguments->empty();
   if (Is(TokenKind::kCaretId)) {
     if (is_entry && has_entry_arguments) {
-      return Error("an operation (the entry block's arguments are declared "
-                   "by the op)");
+      return Error(
+          "an operation (the entry block's arguments are declared "
+          "by the op)");
     }
     block->label = std::string(token_.text.substr(1));
     Advance();
@@ -289,8 +291,8 @@ absl::Status Parser::SkipOptionalLocation() {
       case TokenKind::kLSquare:
       case TokenKind::kLBrace:
         if (closers.size() >= static_cast<size_t>(kMaxNesting)) {
-          return Error(absl::StrCat("at most ", kMaxNesting,
-                                    " levels of nesting"));
+          return Error(
+              absl::StrCat("at most ", kMaxNesting, " levels of nesting"));
         }
         closers += Is(TokenKind::kLParen)    ? ')'
                    : Is(TokenKind::kLSquare) ? ']'

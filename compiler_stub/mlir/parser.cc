@@ -114,14 +114,15 @@ absl::Status Parser::ExpectKeyword(std::string_view word) {
 }
 
 absl::Status Parser::Error(std::string_view expected) const {
-  return ErrorAt(token_.location, absl::StrCat("found ", DescribeToken(token_),
-                                               ", expected ", AbslView(expected)));
+  return ErrorAt(token_.location,
+                 absl::StrCat("found ", DescribeToken(token_), ", expected ",
+                              AbslView(expected)));
 }
 
 absl::Status Parser::ErrorAt(const Location& location,
                              std::string_view message) const {
-  return absl::InvalidArgumentError(
-      absl::StrCat(location.line, ":", location.column, ": ", AbslView(message)));
+  return absl::InvalidArgumentError(absl::StrCat(
+      location.line, ":", location.column, ": ", AbslView(message)));
 }
 
 std::string_view Parser::TextFrom(size_t begin) const {
@@ -131,15 +132,16 @@ std::string_view Parser::TextFrom(size_t begin) const {
 
 void Parser::Rewind(size_t mark) {
   token_ = lexer_.LexAt(mark);
-  // Only the start of the previous token's successor matters for TextFrom,
-  // and it is never asked for before the next Advance.
+  // The end of the token before `mark` is not known; `mark` stands in for
+  // it, which is exact after CaptureAngleBody and otherwise only lets
+  // TextFrom include trailing whitespace.
   previous_end_ = mark;
 }
 
 Parser::Nesting::Nesting(Parser& parser) : parser_(parser) {
   if (parser_.nesting_ >= kMaxNesting) {
-    status_ = parser_.Error(absl::StrCat("at most ", kMaxNesting,
-                                         " levels of nesting"));
+    status_ = parser_.Error(
+        absl::StrCat("at most ", kMaxNesting, " levels of nesting"));
     return;
   }
   ++parser_.nesting_;

@@ -67,9 +67,7 @@ class Parser {
   size_t Mark() const { return token_.offset; }
   void Rewind(size_t mark);
   std::string_view source() const { return lexer_.source(); }
-  Location LocationAt(size_t offset) const {
-    return lexer_.LocationAt(offset);
-  }
+  Location LocationAt(size_t offset) const { return lexer_.LocationAt(offset); }
 
   // Counts one level of nesting for as long as it lives.
   class Nesting {
@@ -171,8 +169,6 @@ class Parser {
   absl::Status ParseOptionalTypeSuffix(Attribute* attribute);
   absl::Status ParseDenseArray(Attribute* attribute);
   absl::Status ParseDialectAttribute(Attribute* attribute);
-
-  friend class Nesting;
 
   Lexer lexer_;
   Token token_;

@@ -21,9 +21,9 @@ struct ConvLayout {
 
 absl::StatusOr<ConvLayout> ParseConvLayout(Parser& parser, char first,
                                            char second) {
-  const std::string letters = absl::StrCat("'", std::string(1, first),
-                                           "', '", std::string(1, second),
-                                           "' or a spatial dimension number");
+  const std::string letters =
+      absl::StrCat("'", std::string(1, first), "', '", std::string(1, second),
+                   "' or a spatial dimension number");
   const Location location = parser.token().location;
   PJRTX_RETURN_IF_ERROR(parser.Expect(TokenKind::kLSquare));
   ConvLayout layout;
@@ -39,8 +39,8 @@ absl::StatusOr<ConvLayout> ParseConvLayout(Parser& parser, char first,
         if (token.text[0] == second) letter_slot = &layout.second;
       }
       if (letter_slot != nullptr) {
-        if (*letter_slot >= 0) return parser.Error(absl::StrCat(
-            "each of ", letters, " once"));
+        if (*letter_slot >= 0)
+          return parser.Error(absl::StrCat("each of ", letters, " once"));
         *letter_slot = position;
         parser.Advance();
       } else if (token.kind == TokenKind::kInteger) {
@@ -55,18 +55,19 @@ absl::StatusOr<ConvLayout> ParseConvLayout(Parser& parser, char first,
   PJRTX_RETURN_IF_ERROR(parser.Expect(TokenKind::kRSquare));
   if (layout.first < 0 || layout.second < 0) {
     return parser.ErrorAt(
-        location, absl::StrCat("found a layout without '",
-                               std::string(1, layout.first < 0 ? first : second),
-                               "', expected one each of ", letters));
+        location,
+        absl::StrCat("found a layout without '",
+                     std::string(1, layout.first < 0 ? first : second),
+                     "', expected one each of ", letters));
   }
   layout.spatial.assign(numbered.size(), -1);
   for (const auto& [number, at] : numbered) {
     if (number < 0 || number >= static_cast<int64_t>(numbered.size()) ||
         layout.spatial[number] >= 0) {
-      return parser.ErrorAt(
-          location, absl::StrCat("found spatial dimension ", number,
-                                 ", expected each of 0 to ",
-                                 numbered.size() - 1, " once"));
+      return parser.ErrorAt(location,
+                            absl::StrCat("found spatial dimension ", number,
+                                         ", expected each of 0 to ",
+                                         numbered.size() - 1, " once"));
     }
     layout.spatial[number] = at;
   }
@@ -88,8 +89,8 @@ absl::Status ParseConvDimensionNumbers(Parser& parser, NamedAttributes* out) {
   PJRTX_RETURN_IF_ERROR(parser.Expect(TokenKind::kArrow));
   const Location output_location = parser.token().location;
   PJRTX_ASSIGN_OR_RETURN(ConvLayout output, ParseConvLayout(parser, 'b', 'f'));
-  for (const auto& [layout, at] :
-       {std::pair(&kernel, kernel_location), std::pair(&output, output_location)}) {
+  for (const auto& [layout, at] : {std::pair(&kernel, kernel_location),
+                                   std::pair(&output, output_location)}) {
     if (layout->spatial.size() != input.spatial.size()) {
       return parser.ErrorAt(
           at, absl::StrCat("found ", layout->spatial.size(),
@@ -131,9 +132,10 @@ absl::Status ParseWindowAttributes(Parser& parser, Operation& op) {
     }
     for (const std::string& name : seen) {
       if (name == key.text) {
-        return parser.Error(absl::StrCat("each window field once, not a "
-                                         "second '",
-                                         AbslView(key.text), "'"));
+        return parser.Error(
+            absl::StrCat("each window field once, not a "
+                         "second '",
+                         AbslView(key.text), "'"));
       }
     }
     seen.emplace_back(key.text);
@@ -237,8 +239,7 @@ absl::Status ParseDotDimensionNumbers(Parser& parser, Operation& op) {
   return absl::OkStatus();
 }
 
-absl::Status ParseOptionalPrecisionAndAlgorithm(Parser& parser,
-                                                Operation& op) {
+absl::Status ParseOptionalPrecisionAndAlgorithm(Parser& parser, Operation& op) {
   while (true) {
     const size_t comma = parser.Mark();
     if (!parser.ConsumeIf(TokenKind::kComma)) return absl::OkStatus();

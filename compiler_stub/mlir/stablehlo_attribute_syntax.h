@@ -34,8 +34,7 @@ absl::Status ParseDotDimensionNumbers(Parser& parser, Operation& op);
 
 // Any of `, precision = [..]` and `, algorithm = <..>` that follow, as
 // precision_config and algorithm.
-absl::Status ParseOptionalPrecisionAndAlgorithm(Parser& parser,
-                                                Operation& op);
+absl::Status ParseOptionalPrecisionAndAlgorithm(Parser& parser, Operation& op);
 
 }  // namespace pjrtx::mlir
 

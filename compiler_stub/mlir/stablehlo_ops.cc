@@ -138,10 +138,10 @@ absl::Status ParseSelect(Parser& parser, Operation& op) {
   }
   if (types.size() != 2 || op.operands.size() != 3) {
     return parser.ErrorAt(
-        location, absl::StrCat("found ", types.size(), " types for ",
-                               op.operands.size(),
-                               " operands, expected the predicate type and "
-                               "the result type for 3 operands"));
+        location,
+        absl::StrCat("found ", types.size(), " types for ", op.operands.size(),
+                     " operands, expected the predicate type and "
+                     "the result type for 3 operands"));
   }
   op.operand_types = {types[0], types[1], types[1]};
   op.result_types = {types[1]};
@@ -189,9 +189,9 @@ absl::Status ParseOptimizationBarrier(Parser& parser, Operation& op) {
   PJRTX_ASSIGN_OR_RETURN(op.operand_types, parser.ParseTypeList());
   if (op.operand_types.size() != op.operands.size()) {
     return parser.ErrorAt(
-        location, absl::StrCat("found ", op.operand_types.size(),
-                               " types, expected ", op.operands.size(),
-                               " (one per operand)"));
+        location,
+        absl::StrCat("found ", op.operand_types.size(), " types, expected ",
+                     op.operands.size(), " (one per operand)"));
   }
   op.result_types = op.operand_types;
   return absl::OkStatus();
@@ -367,8 +367,8 @@ absl::Status ParseReducePrecision(Parser& parser, Operation& op) {
   if (format.kind != TokenKind::kBareId || text.empty() || text[0] != 'e' ||
       m == std::string_view::npos ||
       !absl::SimpleAtoi(AbslView(text.substr(1, m - 1)), &exponent) ||
-      !absl::SimpleAtoi(AbslView(text.substr(m + 1)), &mantissa) || exponent < 0 ||
-      mantissa < 0) {
+      !absl::SimpleAtoi(AbslView(text.substr(m + 1)), &mantissa) ||
+      exponent < 0 || mantissa < 0) {
     return parser.Error("a format such as e5m10");
   }
   parser.Advance();
@@ -407,9 +407,11 @@ absl::Status ParseSlice(Parser& parser, Operation& op) {
   PJRTX_RETURN_IF_ERROR(parser.Expect(TokenKind::kRSquare));
   const std::string_view text = parser.TextFrom(begin);
   op.attributes.emplace_back(
-      "start_indices", MakeI64ArrayAttribute(std::move(starts), location, text));
+      "start_indices",
+      MakeI64ArrayAttribute(std::move(starts), location, text));
   op.attributes.emplace_back(
-      "limit_indices", MakeI64ArrayAttribute(std::move(limits), location, text));
+      "limit_indices",
+      MakeI64ArrayAttribute(std::move(limits), location, text));
   op.attributes.emplace_back(
       "strides", MakeI64ArrayAttribute(std::move(strides), location, text));
   return ParseTypes(parser, op, TypeSyntax::kFunctional);
@@ -428,8 +430,6 @@ absl::Status ParseComposite(Parser& parser, Operation& op) {
 }  // namespace
 
 CustomOpParser FindStablehloOpParser(std::string_view mnemonic) {
-  using P = Parser;
-  using O = Operation;
   static constexpr std::pair<std::string_view, CustomOpParser> kParsers[] = {
       // custom<SameOperandsAndResultType> and functional-type forms that
       // list operands only.
@@ -488,12 +488,12 @@ CustomOpParser FindStablehloOpParser(std::string_view mnemonic) {
       {"xor", ParseOperandsAndSameType},
       // Ops with attributes or other type syntaxes.
       {"broadcast",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "sizes", "broadcast_sizes",
                                        TypeSyntax::kFunctional);
        }},
       {"broadcast_in_dim",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "dims", "broadcast_dimensions",
                                        TypeSyntax::kFunctional);
        }},
@@ -502,7 +502,7 @@ CustomOpParser FindStablehloOpParser(std::string_view mnemonic) {
       {"complex", ParseComplex},
       {"composite", ParseComposite},
       {"concatenate",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenDimension(p, op, "dim", "dimension");
        }},
       {"constant", ParseConstant},
@@ -512,23 +512,23 @@ CustomOpParser FindStablehloOpParser(std::string_view mnemonic) {
       {"dot", ParseDot},
       {"dot_general", ParseDotGeneral},
       {"dynamic_broadcast_in_dim",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "dims", "broadcast_dimensions",
                                        TypeSyntax::kFunctional);
        }},
       {"dynamic_iota",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenDimension(p, op, "dim", "iota_dimension");
        }},
       {"dynamic_slice",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "sizes", "slice_sizes",
                                        TypeSyntax::kFunctional);
        }},
       {"einsum", ParseEinsum},
       {"fft", ParseFft},
       {"get_dimension_size",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenDimension(p, op, "dim", "dimension");
        }},
       {"get_tuple_element", ParseGetTupleElement},
@@ -542,29 +542,29 @@ CustomOpParser FindStablehloOpParser(std::string_view mnemonic) {
       {"replica_id", ParseResultTypeOnly},
       {"return", ParseReturnLike},
       {"reverse",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "dims", "dimensions",
                                        TypeSyntax::kSame);
        }},
       {"rng",
-       [](P& p, O& op) {
-         return ParseOperandsThenEnum(p, op, "distribution",
-                                      "rng_distribution", "rng_distribution");
+       [](Parser& p, Operation& op) {
+         return ParseOperandsThenEnum(p, op, "distribution", "rng_distribution",
+                                      "rng_distribution");
        }},
       {"rng_bit_generator",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenEnum(p, op, "algorithm", "rng_algorithm",
                                       "rng_algorithm");
        }},
       {"select", ParseSelect},
       {"set_dimension_size",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenDimension(p, op, "dim", "dimension");
        }},
       {"slice", ParseSlice},
       {"trace", ParseTrace},
       {"transpose",
-       [](P& p, O& op) {
+       [](Parser& p, Operation& op) {
          return ParseOperandsThenArray(p, op, "dims", "permutation",
                                        TypeSyntax::kFunctional);
        }},

@@ -36,9 +36,9 @@ absl::Status BuildAppliedBody(Parser& parser, const Token& name_token,
                               std::string inner_name, Operation& op) {
   const Type& input = op.operand_types.front();
   if (input.kind != Type::Kind::kTensor) {
-    return parser.ErrorAt(input.location,
-                          absl::StrCat("found '", input.text,
-                                       "', expected a tensor type"));
+    return parser.ErrorAt(
+        input.location,
+        absl::StrCat("found '", input.text, "', expected a tensor type"));
   }
   const Location& location = name_token.location;
   const Type scalar = MakeTensorType({}, input.element);
@@ -104,9 +104,9 @@ absl::Status ParseWhileOp(Parser& parser, Operation& op) {
     PJRTX_ASSIGN_OR_RETURN(op.operand_types, parser.ParseTypeList());
     if (op.operand_types.size() != op.operands.size()) {
       return parser.ErrorAt(
-          location, absl::StrCat("found ", op.operand_types.size(),
-                                 " types, expected ", op.operands.size(),
-                                 " (one per iteration argument)"));
+          location,
+          absl::StrCat("found ", op.operand_types.size(), " types, expected ",
+                       op.operands.size(), " (one per iteration argument)"));
     }
     for (size_t i = 0; i < arguments.size(); ++i) {
       arguments[i].type = op.operand_types[i];

@@ -26,8 +26,7 @@ absl::Status AddTwoOperands(Parser& parser, Operation& op) {
 
 // `keyword = "text"` as the string attribute `name`.
 absl::Status ParseStringField(Parser& parser, Operation& op,
-                              std::string_view keyword,
-                              std::string_view name) {
+                              std::string_view keyword, std::string_view name) {
   PJRTX_RETURN_IF_ERROR(ExpectKeywordEqual(parser, keyword));
   const Token token = parser.token();
   PJRTX_ASSIGN_OR_RETURN(std::string value, parser.ParseStringLiteral());

@@ -28,8 +28,8 @@ bool IsScalarTypeName(std::string_view name) {
     return true;
   }
   if (name.size() >= 2 && name[0] == 'i') return AllDigits(name.substr(1));
-  if (name.size() >= 3 && (name.substr(0, 2) == "si" ||
-                           name.substr(0, 2) == "ui")) {
+  if (name.size() >= 3 &&
+      (name.substr(0, 2) == "si" || name.substr(0, 2) == "ui")) {
     return AllDigits(name.substr(2));
   }
   // f16, f32, f64, f80, f128 and the small floats f8E5M2, f4E2M1FN, ...
@@ -175,8 +175,8 @@ absl::Status Parser::ParseTensorType(Type* type) {
         Rewind(begin);
         return Error("a dimension size below 10^15");
       }
-      type->dims.push_back(std::stoll(std::string(text.substr(
-          begin, position - begin))));
+      type->dims.push_back(
+          std::stoll(std::string(text.substr(begin, position - begin))));
     } else {
       break;
     }

@@ -50,8 +50,9 @@ std::string PrintOperation(const Operation& op, const std::string& indent) {
                }) +
           ")";
   NamedAttributes sorted = op.attributes;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   if (!sorted.empty()) text += " {" + Entries(sorted) + "}";
   text += " : (" + TypeList(op.operand_types) + ") -> (" +
           TypeList(op.result_types) + ")\n";
@@ -66,13 +67,13 @@ std::string PrintRegion(const Region& region, const std::string& indent) {
   for (size_t b = 0; b < region.blocks.size(); ++b) {
     const Block& block = region.blocks[b];
     // The entry block's label means nothing.
-    text += indent + "^" + (b == 0 ? std::string("entry") : block.label) + "(" +
-            Join(block.arguments,
-                 [](const BlockArgument& argument) {
-                   return "%" + argument.name + ": " +
-                          CanonicalText(argument.type);
-                 }) +
-            "):\n";
+    text +=
+        indent + "^" + (b == 0 ? std::string("entry") : block.label) + "(" +
+        Join(block.arguments,
+             [](const BlockArgument& argument) {
+               return "%" + argument.name + ": " + CanonicalText(argument.type);
+             }) +
+        "):\n";
     for (const Operation& op : block.operations) {
       text += PrintOperation(op, indent + "  ");
     }
@@ -100,8 +101,8 @@ std::string CanonicalText(const Type& type) {
     case Type::Kind::kToken:
       return "!stablehlo.token";
     case Type::Kind::kFunction:
-      return "(" + TypeList(type.elements) + ") -> (" +
-             TypeList(type.results) + ")";
+      return "(" + TypeList(type.elements) + ") -> (" + TypeList(type.results) +
+             ")";
     case Type::Kind::kOther:
       break;
   }
@@ -165,8 +166,8 @@ std::string CanonicalText(const Operation& op) {
 }
 
 std::string CanonicalText(const Module& module) {
-  std::string text = "module @" + module.name + " {" +
-                     Entries(module.attributes) + "}\n";
+  std::string text =
+      "module @" + module.name + " {" + Entries(module.attributes) + "}\n";
   for (const Function& function : module.functions) {
     text += "func " + function.visibility + " @" + function.name + "(" +
             Join(function.arguments,

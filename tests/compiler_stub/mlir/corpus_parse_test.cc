@@ -31,8 +31,8 @@ fs::path CorpusDirectory() {
     directory = env;
   } else {
     // tests/compiler_stub/mlir/ -> the repository root -> its sibling.
-    directory = fs::path(__FILE__).parent_path() / "../../../../shared" /
-                "conformance";
+    directory =
+        fs::path(__FILE__).parent_path() / "../../../../shared" / "conformance";
   }
   // The conformance folder holds the corpus as stablehlo-interpret/.
   if (fs::is_directory(directory / "stablehlo-interpret")) {

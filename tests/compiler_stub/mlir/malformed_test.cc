@@ -28,7 +28,8 @@ struct Template {
 };
 
 const Template kTemplates[] = {
-    {"jax_module", R"mlir(module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+    {"jax_module",
+     R"mlir(module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<4xf32> {mhlo.sharding = "{replicated}"}, %arg1: tensor<i32>) -> (tensor<4xf32> {jax.result_info = ""}) {
     %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32> loc(#loc1)
     %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>
@@ -60,7 +61,8 @@ const Template kTemplates[] = {
   check.expect_close %result, %result, max_ulp_difference = 3 : tensor<1x2x2x1xi64>, tensor<1x2x2x1xi64>
   func.return
 })mlir"},
-    {"generic", R"mlir(func.func @generic(%arg0: tensor<5xi64>, %arg1: tensor<i32>) -> (tensor<5xi64>, tensor<2xcomplex<f32>>) {
+    {"generic",
+     R"mlir(func.func @generic(%arg0: tensor<5xi64>, %arg1: tensor<i32>) -> (tensor<5xi64>, tensor<2xcomplex<f32>>) {
   %0 = "stablehlo.sort"(%arg0) <{dimension = 0 : i64, is_stable = true}> ({
   ^bb0(%a: tensor<i64>, %b: tensor<i64>):
     %1 = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<i64>, tensor<i64>) -> tensor<i1>
@@ -156,7 +158,7 @@ void AddTruncations(const Template& t, std::vector<Case>* cases) {
 void AddByteFlips(const Template& t, std::mt19937* random,
                   std::vector<Case>* cases) {
   // Bytes that no token contains.
-  constexpr char kStrayBytes[] = {'\x01', '\x7f', '`', '~', ';', '&',
+  constexpr char kStrayBytes[] = {'\x01', '\x7f', '`',  '~',    ';',   '&',
                                   '|',    '\'',   '\\', '\x80', '\xff'};
   const std::string text = t.text;
   const std::vector<bool> code = CodeMask(text);
@@ -167,9 +169,9 @@ void AddByteFlips(const Template& t, std::mt19937* random,
     } while (!code[position]);
     std::string flipped = text;
     flipped[position] = kStrayBytes[(*random)() % sizeof(kStrayBytes)];
-    cases->push_back({std::string(t.name) + " byte flipped at " +
-                          std::to_string(position),
-                      flipped});
+    cases->push_back(
+        {std::string(t.name) + " byte flipped at " + std::to_string(position),
+         flipped});
   }
 }
 
@@ -178,8 +180,8 @@ void AddBracketEdits(const Template& t, std::vector<Case>* cases) {
   const std::vector<bool> code = CodeMask(text);
   std::vector<size_t> brackets;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (code[i] && std::string_view("{}()[]<>").find(text[i]) !=
-                       std::string_view::npos) {
+    if (code[i] &&
+        std::string_view("{}()[]<>").find(text[i]) != std::string_view::npos) {
       brackets.push_back(i);
     }
   }
@@ -188,14 +190,14 @@ void AddBracketEdits(const Template& t, std::vector<Case>* cases) {
     const size_t at = brackets[b];
     std::string deleted = text;
     deleted.erase(at, 1);
-    cases->push_back({std::string(t.name) + " bracket deleted at " +
-                          std::to_string(at),
-                      deleted});
+    cases->push_back(
+        {std::string(t.name) + " bracket deleted at " + std::to_string(at),
+         deleted});
     std::string doubled = text;
     doubled.insert(at, 1, text[at]);
-    cases->push_back({std::string(t.name) + " bracket doubled at " +
-                          std::to_string(at),
-                      doubled});
+    cases->push_back(
+        {std::string(t.name) + " bracket doubled at " + std::to_string(at),
+         doubled});
   }
 }
 
@@ -252,8 +254,8 @@ void AddCorruptions(const Template& t, std::vector<Case>* cases) {
     if (at == std::string::npos) continue;
     std::string corrupted = text;
     corrupted.replace(at, std::string_view(c.from).size(), c.to);
-    cases->push_back({std::string(t.name) + ": " + c.from + " -> " + c.to,
-                      corrupted});
+    cases->push_back(
+        {std::string(t.name) + ": " + c.from + " -> " + c.to, corrupted});
   }
 }
 
@@ -306,7 +308,8 @@ TEST(MalformedTest, TemplatesParse) {
     absl::StatusOr<Module> module = ParseModule(t.text);
     EXPECT_TRUE(module.ok()) << t.name << ": " << module.status();
     // The prefix a truncation never goes below is itself malformed.
-    EXPECT_FALSE(ParseModule(std::string(t.text).substr(0, MinCut(t.text))).ok())
+    EXPECT_FALSE(
+        ParseModule(std::string(t.text).substr(0, MinCut(t.text))).ok())
         << t.name;
   }
 }
@@ -322,7 +325,8 @@ TEST(MalformedTest, EachIsAnErrorWithLineAndColumn) {
     }
     EXPECT_EQ(module.status().code(), absl::StatusCode::kInvalidArgument)
         << c.description;
-    EXPECT_TRUE(HasLineColumnPrefix(std::string(module.status().message()), c.text))
+    EXPECT_TRUE(
+        HasLineColumnPrefix(std::string(module.status().message()), c.text))
         << c.description << ": " << module.status();
   }
 }
@@ -353,7 +357,8 @@ TEST(MalformedTest, RandomMutationsNeverCrashOrHang) {
     const std::string description = "mutation " + std::to_string(n);
     absl::StatusOr<Module> module = TimedParse(text, description);
     if (!module.ok()) {
-      EXPECT_TRUE(HasLineColumnPrefix(std::string(module.status().message()), text))
+      EXPECT_TRUE(
+          HasLineColumnPrefix(std::string(module.status().message()), text))
           << description << ": " << module.status();
     }
   }

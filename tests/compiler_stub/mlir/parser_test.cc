@@ -469,8 +469,7 @@ TEST(ParserTest, ExpectEqConstTakesTheLiteralsType) {
   EXPECT_EQ(op.result_types.size(), 0u);
   const Attribute* value = FindAttribute(op, "value");
   ASSERT_NE(value, nullptr);
-  EXPECT_EQ(value->dense.values,
-            (std::vector<std::string>{"-2", "0", "2"}));
+  EXPECT_EQ(value->dense.values, (std::vector<std::string>{"-2", "0", "2"}));
 }
 
 TEST(ParserTest, CallHasCalleeSymbol) {
@@ -515,10 +514,12 @@ TEST(ParserTest, InnerRegionsSeeOuterNamesAndShadowThem) {
   ASSERT_EQ(ops.size(), 3u);
   EXPECT_EQ(ops[1].operands.at(0).name, "x");
   EXPECT_EQ(ops[1].operands.at(0).index, 1);
-  const Operation& cond_return = ops[1].regions.at(0).blocks.at(0).operations.at(0);
+  const Operation& cond_return =
+      ops[1].regions.at(0).blocks.at(0).operations.at(0);
   EXPECT_EQ(cond_return.operands.at(0).name, "y");
   EXPECT_EQ(cond_return.operands.at(0).index, 0);
-  const Operation& body_return = ops[1].regions.at(1).blocks.at(0).operations.at(0);
+  const Operation& body_return =
+      ops[1].regions.at(1).blocks.at(0).operations.at(0);
   EXPECT_EQ(body_return.operands.at(0).name, "x");
   EXPECT_EQ(ops[2].operands.at(0).name, "x");
   EXPECT_EQ(ops[2].operands.at(0).index, 1);
@@ -577,7 +578,8 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
 
 TEST(ParserTest, BareFunctionsFormAnUnnamedModule) {
   absl::StatusOr<Module> module = ParseModule(
-      "// comment\nfunc.func @a() {\n  func.return\n}\nfunc.func @b(tensor<f32>) "
+      "// comment\nfunc.func @a() {\n  func.return\n}\nfunc.func "
+      "@b(tensor<f32>) "
       "-> tensor<f32>\n");
   ASSERT_TRUE(module.ok()) << module.status();
   EXPECT_EQ(module->name, "");
@@ -612,16 +614,15 @@ TEST(ParserTest, DenseLiterals) {
   EXPECT_EQ(value(0).type.element, "i4");
   EXPECT_TRUE(value(1).dense.splat);
   EXPECT_EQ(value(1).dense.values, (std::vector<std::string>{"-0.0"}));
-  EXPECT_EQ(value(2).dense.values,
-            (std::vector<std::string>{"0x7FC00000", "nan", "inf", "-inf",
-                                      "1.5e-3"}));
+  EXPECT_EQ(
+      value(2).dense.values,
+      (std::vector<std::string>{"0x7FC00000", "nan", "inf", "-inf", "1.5e-3"}));
   EXPECT_TRUE(value(3).dense.is_hex);
   EXPECT_EQ(value(3).dense.hex_bytes, (std::vector<uint8_t>{1, 2, 255}));
   EXPECT_EQ(value(4).dense.values,
             (std::vector<std::string>{"(1.0, -2.0)", "(3.0, 4.0)"}));
   EXPECT_EQ(value(4).type.element, "complex<f32>");
-  EXPECT_EQ(value(5).dense.values,
-            (std::vector<std::string>{"true", "false"}));
+  EXPECT_EQ(value(5).dense.values, (std::vector<std::string>{"true", "false"}));
   EXPECT_TRUE(value(6).dense.values.empty());
   EXPECT_EQ(value(6).type.dims, (std::vector<int64_t>{0, 2}));
   EXPECT_EQ(value(7).dense.written_shape, (std::vector<int64_t>{2, 0}));
@@ -652,7 +653,9 @@ TEST(ParserTest, Attributes) {
       "\"x.attrs\"() <{p = 1}> {a = array<i64>, b = 7 : i64, c = -3, d = "
       "0x7FC00000 : f32, e, f = @sym, g = {h = \"s\\\"q\"}, i = i32, j = "
       "#stablehlo<precision HIGH>, k = array<f32: 1.5, -2>, l = "
-      "18446744073709551615 : ui64, m = [true, 1.0]} : () -> ()");
+      "18446744073709551615 : ui64, m = [true, 1.0], n = array<f32: "
+      "0x3F800000>} "
+      ": () -> ()");
   auto attr = [&](std::string_view name) {
     const Attribute* found = FindAttribute(op, name);
     EXPECT_NE(found, nullptr) << name;
@@ -674,6 +677,7 @@ TEST(ParserTest, Attributes) {
   EXPECT_EQ(attr("k").floats, (std::vector<double>{1.5, -2}));
   EXPECT_EQ(attr("l").integer, -1);
   EXPECT_EQ(attr("m").elements.at(1).kind, Attribute::Kind::kFloat);
+  EXPECT_EQ(attr("n").floats, (std::vector<double>{1.0}));
 }
 
 TEST(ParserTest, UnknownGenericOpParses) {
@@ -689,7 +693,7 @@ TEST(ParserTest, UnknownGenericOpParses) {
 TEST(ParserTest, ErrorsGiveLineColumnAndTheFoundToken) {
   EXPECT_EQ(ParseError("func.func @f() {\n  %0 = stablehlo.add %a %b : "
                        "tensor<f32>\n}"),
-               "2:25: found '%b', expected ':'");
+            "2:25: found '%b', expected ':'");
   EXPECT_EQ(ParseError("func.func @f() {\n  %0 = my.op %a : tensor<f32>\n}"),
             "2:8: found unknown custom op 'my.op', expected a known op or the "
             "generic form \"my.op\"(...) : (...) -> (...)");

@@ -1,0 +1,66 @@
+// Groups of elementwise instructions that one GPU kernel computes with one
+// thread per element, so that the values between them never reach memory.
+//
+// The grouping is target-neutral: it reads the verified program and says
+// which instructions a kernel covers, what it reads and what it writes. A
+// code generator (ptx_emitter.h) turns each group into a kernel; a group it
+// cannot generate runs the usual way, instruction by instruction.
+#ifndef PJRTX_COMPILER_STUB_PTX_ELEMENTWISE_FUSION_H_
+#define PJRTX_COMPILER_STUB_PTX_ELEMENTWISE_FUSION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler_stub/ir/element_type.h"
+#include "compiler_stub/ir/program.h"
+
+namespace pjrtx::ptx {
+
+// A value of the computation that the kernel reads.
+struct FusedInput {
+  int value = -1;
+  ir::Shape shape;
+  // A one-element value that every thread reads whole: a rank-0 select
+  // predicate or clamp bound, or the operand of a splat broadcast.
+  // Otherwise the value has the kernel's dims and thread i reads element i.
+  bool is_scalar = false;
+};
+
+// A value the kernel computes and writes, element i by thread i.
+struct FusedOutput {
+  int value = -1;
+  ir::Shape shape;
+};
+
+struct FusedKernel {
+  std::string name;  // A PTX identifier, unique within one computation.
+  // The index space: every output has these dims; the launch passes their
+  // product as the element count.
+  std::vector<int64_t> dims;
+  std::vector<FusedInput> inputs;
+  std::vector<FusedOutput> outputs;
+  // Copies of the instructions the kernel evaluates, in program order, with
+  // the computation's value numbers. Besides the elementwise ops this
+  // includes the splat constants and splat broadcasts they read; a kernel
+  // re-creates those per thread, so they may appear in several kernels.
+  std::vector<ir::Instruction> instructions;
+  // For each entry of `instructions`, its index in the computation.
+  std::vector<int> source_instructions;
+};
+
+// Partitions the elementwise instructions of `program.computations[
+// computation]` (kUnary, kBinary, kCompare, kSelect, kClamp, kConvert) into
+// groups over one set of dims, each connected through def-use edges. A
+// kernel runs where the last instruction of its group stood: a group stops
+// growing once an instruction outside it reads one of its values, so that
+// every reader of an output comes after the kernel (and no value can leave
+// the group and come back). Splat constants and broadcasts of one-element
+// values join every group that reads them. Groups whose values nobody
+// reads are dropped. Kernels are named `<computation>_fusion<k>`.
+std::vector<FusedKernel> FindElementwiseFusions(const ir::Program& program,
+                                                int computation);
+
+}  // namespace pjrtx::ptx
+
+#endif  // PJRTX_COMPILER_STUB_PTX_ELEMENTWISE_FUSION_H_

@@ -1,0 +1,658 @@
+#include "compiler_stub/ptx/instruction_emitter.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace pjrtx::ptx {
+namespace {
+
+using ir::BinaryOp;
+using ir::ElementType;
+using ir::UnaryOp;
+
+// log2(e) and ln(2) in f32: exp(x) = 2^(x log2 e), log(x) = log2(x) ln 2.
+constexpr float kLog2E = 1.44269504f;
+constexpr float kLn2 = 0.693147181f;
+
+// cvt.rn.bf16.f32 came with sm_80 and PTX ISA 7.0.
+constexpr int kBf16Sm = 80;
+constexpr int kBf16Isa = 70;
+
+bool IsNarrowFloat(ElementType type) {
+  return type == ElementType::kF16 || type == ElementType::kBF16;
+}
+
+bool Is64Bit(ElementType type) { return ir::BitWidth(type) == 64; }
+
+// Type suffixes of the instructions that compute on `type`.
+std::string FloatSuffix(ElementType type) {
+  return type == ElementType::kF64 ? "f64" : "f32";
+}
+std::string IntSuffix(ElementType type, bool is_signed) {
+  return absl::StrCat(is_signed ? "s" : "u", Is64Bit(type) ? "64" : "32");
+}
+std::string BitsSuffix(ElementType type) {
+  return Is64Bit(type) ? "b64" : "b32";
+}
+
+// The all-ones mask of the low `bits` bits (`bits` < 32).
+std::string LowBitsMask(int bits) {
+  return absl::StrFormat("0x%08X", (uint32_t{1} << bits) - 1);
+}
+
+absl::Status Unsupported(const ir::Instruction& instruction,
+                         absl::string_view what) {
+  return absl::UnimplementedError(
+      absl::StrCat(instruction.line, ":", instruction.column, ": ",
+                   instruction.name, " ", what,
+                   " is not supported by the PTX emitter"));
+}
+
+std::string On(ElementType type) {
+  return absl::StrCat("on ", ir::ElementTypeToMlir(type));
+}
+
+}  // namespace
+
+InstructionEmitter::InstructionEmitter(PtxBuilder& builder, int sm)
+    : builder_(builder), sm_(sm) {}
+
+absl::StatusOr<Register> InstructionEmitter::Emit(
+    const ir::Instruction& instruction, const std::vector<Register>& operands) {
+  const ElementType result = instruction.result_types[0].shape.type;
+  for (const Register& operand : operands) {
+    if (!RegisterClassFor(operand.type)) {
+      return Unsupported(instruction, On(operand.type));
+    }
+  }
+  if (!RegisterClassFor(result)) return Unsupported(instruction, On(result));
+  // Widening bf16 is a shift; only rounding to it needs cvt.rn.bf16.f32.
+  if (result == ElementType::kBF16 && sm_ < kBf16Sm) {
+    return Unsupported(instruction,
+                       absl::StrCat("on bf16 for sm_", sm_, " (needs sm_",
+                                    kBf16Sm, ")"));
+  }
+  switch (instruction.opcode) {
+    case ir::OpCode::kConstant:
+      return Constant(instruction);
+    case ir::OpCode::kBroadcastInDim:
+      // Of one element (see FusedKernel): the value itself.
+      return Register{operands[0].name, result};
+    case ir::OpCode::kUnary:
+      return Unary(instruction, operands[0]);
+    case ir::OpCode::kBinary:
+      return Binary(instruction, operands[0], operands[1]);
+    case ir::OpCode::kCompare:
+      return Compare(instruction, operands[0], operands[1]);
+    case ir::OpCode::kSelect:
+      return Select(operands[0], operands[1], operands[2]);
+    case ir::OpCode::kClamp:
+      // The spec's clamp(min, x, max) = minimum(maximum(x, min), max).
+      return MaxMin(false, MaxMin(true, operands[1], operands[0]),
+                    operands[2]);
+    case ir::OpCode::kConvert:
+      return Convert(instruction, operands[0], result);
+    default:
+      return Unsupported(instruction, "(not elementwise)");
+  }
+}
+
+absl::StatusOr<Register> InstructionEmitter::Constant(
+    const ir::Instruction& instruction) {
+  const ElementType type = instruction.result_types[0].shape.type;
+  const std::vector<uint8_t>& bytes = instruction.attributes.constant;
+  const size_t size = ir::StorageSize(type);
+  if (bytes.size() < size) return Unsupported(instruction, "with no elements");
+  // The first element (kernels only hold splats), little-endian as the
+  // Literal layout stores it; 2- and 4-bit integers arrive extended.
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data(), size);
+  if (ir::IsSignedInt(type) && size < 8) {
+    const int shift = 64 - 8 * static_cast<int>(size);
+    bits = static_cast<uint64_t>(static_cast<int64_t>(bits << shift) >> shift);
+  }
+  const std::string r = NewRegister(type);
+  switch (type) {
+    case ElementType::kPred:
+      builder_.Emit("mov.pred", {r, bits != 0 ? "1" : "0"});
+      break;
+    case ElementType::kF16:
+    case ElementType::kBF16:
+      builder_.Emit("mov.b16", {r, absl::StrFormat("0x%04X", bits)});
+      break;
+    case ElementType::kF32:
+      builder_.Emit("mov.f32", {r, absl::StrFormat("0f%08X", bits)});
+      break;
+    case ElementType::kF64:
+      builder_.Emit("mov.f64", {r, absl::StrFormat("0d%016X", bits)});
+      break;
+    default:
+      if (Is64Bit(type)) {
+        builder_.Emit("mov.b64", {r, absl::StrFormat("0x%016X", bits)});
+      } else {
+        builder_.Emit("mov.b32", {r, absl::StrFormat("0x%08X",
+                                                     static_cast<uint32_t>(
+                                                         bits))});
+      }
+  }
+  return Register{r, type};
+}
+
+absl::StatusOr<Register> InstructionEmitter::Unary(
+    const ir::Instruction& instruction, const Register& x) {
+  const UnaryOp op = instruction.attributes.unary;
+  const ElementType type = x.type;
+  if (type == ElementType::kPred) {
+    if (op != UnaryOp::kNot) return Unsupported(instruction, On(type));
+    const std::string r = NewRegister(type);
+    builder_.Emit("not.pred", {r, x.name});
+    return Register{r, type};
+  }
+  if (ir::IsInteger(type)) {
+    std::string opcode;
+    switch (op) {
+      case UnaryOp::kAbs:  // Only signed types; abs(MIN) wraps to MIN.
+        opcode = absl::StrCat("abs.", IntSuffix(type, true));
+        break;
+      case UnaryOp::kNegate:
+        opcode = absl::StrCat("neg.", IntSuffix(type, true));
+        break;
+      case UnaryOp::kNot:
+        opcode = absl::StrCat("not.", BitsSuffix(type));
+        break;
+      default:
+        return Unsupported(instruction, On(type));
+    }
+    const std::string r = NewRegister(type);
+    builder_.Emit(opcode, {r, x.name});
+    return Register{Normalize(r, type), type};
+  }
+  const std::string s = FloatSuffix(type);
+  const std::string v = Widen(x);
+  const std::string r = NewWideRegister(type);
+  switch (op) {
+    case UnaryOp::kAbs:
+      builder_.Emit(absl::StrCat("abs.", s), {r, v});
+      break;
+    case UnaryOp::kNegate:
+      builder_.Emit(absl::StrCat("neg.", s), {r, v});
+      break;
+    case UnaryOp::kSqrt:
+      builder_.Emit(absl::StrCat("sqrt.rn.", s), {r, v});
+      break;
+    case UnaryOp::kRsqrt:
+      if (type == ElementType::kF64) {
+        // No accurate rsqrt.f64: two correctly rounded steps instead.
+        const std::string root = NewWideRegister(type);
+        builder_.Emit("sqrt.rn.f64", {root, v});
+        builder_.Emit("rcp.rn.f64", {r, root});
+      } else {
+        builder_.Emit("rsqrt.approx.f32", {r, v});
+      }
+      break;
+    case UnaryOp::kExponential:
+    case UnaryOp::kLog: {
+      if (type == ElementType::kF64) return Unsupported(instruction, On(type));
+      const std::string t = NewWideRegister(type);
+      if (op == UnaryOp::kExponential) {
+        builder_.Emit("mul.rn.f32", {t, v, F32Immediate(kLog2E)});
+        builder_.Emit("ex2.approx.f32", {r, t});
+      } else {
+        builder_.Emit("lg2.approx.f32", {t, v});
+        builder_.Emit("mul.rn.f32", {r, t, F32Immediate(kLn2)});
+      }
+      break;
+    }
+    case UnaryOp::kFloor:
+      builder_.Emit(absl::StrCat("cvt.rmi.", s, ".", s), {r, v});
+      break;
+    case UnaryOp::kCeil:
+      builder_.Emit(absl::StrCat("cvt.rpi.", s, ".", s), {r, v});
+      break;
+    case UnaryOp::kRoundNearestEven:
+      builder_.Emit(absl::StrCat("cvt.rni.", s, ".", s), {r, v});
+      break;
+    case UnaryOp::kIsFinite: {
+      const std::string p = NewRegister(ElementType::kPred);
+      builder_.Emit(absl::StrCat("testp.finite.", s), {p, v});
+      return Register{p, ElementType::kPred};
+    }
+    default:
+      return Unsupported(instruction, On(type));
+  }
+  return Narrow(r, type);
+}
+
+absl::StatusOr<Register> InstructionEmitter::Binary(
+    const ir::Instruction& instruction, const Register& a, const Register& b) {
+  const BinaryOp op = instruction.attributes.binary;
+  const ElementType type = a.type;
+  if (op == BinaryOp::kMaximum || op == BinaryOp::kMinimum) {
+    return MaxMin(op == BinaryOp::kMaximum, a, b);
+  }
+  if (type == ElementType::kPred) {
+    // Booleans: add is OR and multiply is AND, as on the CPU.
+    const char* opcode = nullptr;
+    switch (op) {
+      case BinaryOp::kAdd:
+      case BinaryOp::kOr:
+        opcode = "or.pred";
+        break;
+      case BinaryOp::kAnd:
+      case BinaryOp::kMultiply:
+        opcode = "and.pred";
+        break;
+      case BinaryOp::kXor:
+        opcode = "xor.pred";
+        break;
+      default:
+        return Unsupported(instruction, On(type));
+    }
+    const std::string r = NewRegister(type);
+    builder_.Emit(opcode, {r, a.name, b.name});
+    return Register{r, type};
+  }
+  if (ir::IsInteger(type)) {
+    const int bits = ir::BitWidth(type);
+    const bool is_signed = ir::IsSignedInt(type);
+    const std::string r = NewRegister(type);
+    switch (op) {
+      case BinaryOp::kAdd:
+        builder_.Emit(absl::StrCat("add.", IntSuffix(type, is_signed)),
+                      {r, a.name, b.name});
+        break;
+      case BinaryOp::kSubtract:
+        builder_.Emit(absl::StrCat("sub.", IntSuffix(type, is_signed)),
+                      {r, a.name, b.name});
+        break;
+      case BinaryOp::kMultiply:
+        builder_.Emit(absl::StrCat("mul.lo.", IntSuffix(type, is_signed)),
+                      {r, a.name, b.name});
+        break;
+      case BinaryOp::kAnd:
+      case BinaryOp::kOr:
+      case BinaryOp::kXor: {
+        // Extended operands give an extended result: no Normalize.
+        const char* name = op == BinaryOp::kAnd  ? "and."
+                           : op == BinaryOp::kOr ? "or."
+                                                 : "xor.";
+        builder_.Emit(absl::StrCat(name, BitsSuffix(type)),
+                      {r, a.name, b.name});
+        return Register{r, type};
+      }
+      case BinaryOp::kShiftLeft:
+        builder_.Emit(absl::StrCat("shl.", BitsSuffix(type)),
+                      {r, a.name, ShiftAmount(b.name, type)});
+        break;
+      case BinaryOp::kShiftRightArithmetic: {
+        // Shifts the two's complement pattern, for unsigned types too.
+        const std::string x = !is_signed && bits < 32
+                                  ? Extend(a.name, bits, true)
+                                  : a.name;
+        builder_.Emit(absl::StrCat("shr.", IntSuffix(type, true)),
+                      {r, x, ShiftAmount(b.name, type)});
+        break;
+      }
+      case BinaryOp::kShiftRightLogical: {
+        const std::string x = is_signed && bits < 32
+                                  ? Extend(a.name, bits, false)
+                                  : a.name;
+        builder_.Emit(absl::StrCat("shr.", IntSuffix(type, false)),
+                      {r, x, ShiftAmount(b.name, type)});
+        break;
+      }
+      default:
+        return Unsupported(instruction, On(type));
+    }
+    return Register{Normalize(r, type), type};
+  }
+  const char* opcode = nullptr;
+  switch (op) {
+    case BinaryOp::kAdd:
+      opcode = "add.rn.";
+      break;
+    case BinaryOp::kSubtract:
+      opcode = "sub.rn.";
+      break;
+    case BinaryOp::kMultiply:
+      opcode = "mul.rn.";
+      break;
+    case BinaryOp::kDivide:
+      opcode = "div.rn.";
+      break;
+    default:
+      return Unsupported(instruction, On(type));
+  }
+  // .rn also keeps ptxas from contracting a multiply and an add into an
+  // fma, which would round once where the program rounds twice.
+  const std::string x = Widen(a);
+  const std::string y = Widen(b);
+  const std::string r = NewWideRegister(type);
+  builder_.Emit(absl::StrCat(opcode, FloatSuffix(type)), {r, x, y});
+  return Narrow(r, type);
+}
+
+absl::StatusOr<Register> InstructionEmitter::Compare(
+    const ir::Instruction& instruction, const Register& a, const Register& b) {
+  const ir::ComparisonType comparison = instruction.attributes.comparison_type;
+  if (comparison == ir::ComparisonType::kTotalOrder) {
+    return Unsupported(instruction, "with TOTALORDER");
+  }
+  const ElementType type = a.type;
+  const bool is_float = ir::IsFloat(type);
+  const char* direction = "";
+  switch (instruction.attributes.comparison) {
+    case ir::ComparisonDirection::kEq:
+      direction = "eq";
+      break;
+    case ir::ComparisonDirection::kNe:
+      direction = is_float ? "neu" : "ne";  // NaN != x holds.
+      break;
+    case ir::ComparisonDirection::kGe:
+      direction = "ge";
+      break;
+    case ir::ComparisonDirection::kGt:
+      direction = "gt";
+      break;
+    case ir::ComparisonDirection::kLe:
+      direction = "le";
+      break;
+    case ir::ComparisonDirection::kLt:
+      direction = "lt";
+      break;
+  }
+  std::string suffix;
+  std::string x = a.name;
+  std::string y = b.name;
+  if (is_float) {
+    suffix = FloatSuffix(type);
+    x = Widen(a);
+    y = Widen(b);
+  } else if (type == ElementType::kPred) {
+    // setp has no .pred form; false < true as 0 < 1.
+    suffix = "u32";
+    for (std::string* operand : {&x, &y}) {
+      const std::string value = NewRegister(ElementType::kU32);
+      builder_.Emit("selp.u32", {value, "1", "0", *operand});
+      *operand = value;
+    }
+  } else {
+    const bool is_signed =
+        comparison == ir::ComparisonType::kSigned ||
+        (comparison != ir::ComparisonType::kUnsigned && ir::IsSignedInt(type));
+    const int bits = ir::BitWidth(type);
+    if (bits < 32 && is_signed != ir::IsSignedInt(type)) {
+      x = Extend(x, bits, is_signed);
+      y = Extend(y, bits, is_signed);
+    }
+    suffix = IntSuffix(type, is_signed);
+  }
+  const std::string p = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.", direction, ".", suffix), {p, x, y});
+  return Register{p, ElementType::kPred};
+}
+
+Register InstructionEmitter::Select(const Register& predicate,
+                                    const Register& on_true,
+                                    const Register& on_false) {
+  const ElementType type = on_true.type;
+  const std::string r = NewRegister(type);
+  if (type == ElementType::kPred) {
+    // selp has no .pred form.
+    builder_.Emit(absl::StrCat("@", predicate.name, " mov.pred"),
+                  {r, on_true.name});
+    builder_.Emit(absl::StrCat("@!", predicate.name, " mov.pred"),
+                  {r, on_false.name});
+  } else {
+    const std::string suffix = IsNarrowFloat(type)   ? "b16"
+                               : ir::IsFloat(type) ? FloatSuffix(type)
+                                                   : BitsSuffix(type);
+    builder_.Emit(absl::StrCat("selp.", suffix),
+                  {r, on_true.name, on_false.name, predicate.name});
+  }
+  return Register{r, type};
+}
+
+Register InstructionEmitter::MaxMin(bool maximum, const Register& a,
+                                    const Register& b) {
+  const ElementType type = a.type;
+  if (type == ElementType::kPred) {
+    const std::string r = NewRegister(type);
+    builder_.Emit(maximum ? "or.pred" : "and.pred", {r, a.name, b.name});
+    return Register{r, type};
+  }
+  const char* name = maximum ? "max." : "min.";
+  if (ir::IsInteger(type)) {
+    const std::string r = NewRegister(type);
+    builder_.Emit(absl::StrCat(name, IntSuffix(type, ir::IsSignedInt(type))),
+                  {r, a.name, b.name});
+    return Register{r, type};
+  }
+  // max/min.f32 and .f64 return the number when one operand is NaN, and
+  // PTX leaves the order of -0 and +0 open; StableHLO wants the NaN and
+  // -0 < +0. So: a NaN operand selects a + b (a NaN), and equal operands
+  // select their bitwise AND for maximum (+0 if either is +0) or OR for
+  // minimum (-0 if either is -0); equal nonzero values are bitwise equal.
+  const std::string s = FloatSuffix(type);
+  const std::string x = Widen(a);
+  const std::string y = Widen(b);
+  const std::string m = NewWideRegister(type);
+  builder_.Emit(absl::StrCat(name, s), {m, x, y});
+  const std::string any_nan = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.nan.", s), {any_nan, x, y});
+  const std::string sum = NewWideRegister(type);
+  builder_.Emit(absl::StrCat("add.rn.", s), {sum, x, y});
+  const std::string m_or_nan = NewWideRegister(type);
+  builder_.Emit(absl::StrCat("selp.", s), {m_or_nan, sum, m, any_nan});
+  const std::string equal = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.eq.", s), {equal, x, y});
+  const std::string bits = NewWideRegister(type);
+  const std::string bits_type = type == ElementType::kF64 ? "b64" : "b32";
+  builder_.Emit(absl::StrCat(maximum ? "and." : "or.", bits_type),
+                {bits, x, y});
+  const std::string r = NewWideRegister(type);
+  builder_.Emit(absl::StrCat("selp.", s), {r, bits, m_or_nan, equal});
+  return Narrow(r, type);
+}
+
+absl::StatusOr<Register> InstructionEmitter::Convert(
+    const ir::Instruction& instruction, const Register& x, ElementType to) {
+  const ElementType from = x.type;
+  if (from == to) return x;
+  if (to == ElementType::kPred) {
+    const std::string p = NewRegister(to);
+    if (ir::IsFloat(from)) {
+      // neu: NaN is nonzero, so true; -0 is zero.
+      const std::string zero =
+          from == ElementType::kF64 ? F64Immediate(0) : F32Immediate(0);
+      builder_.Emit(absl::StrCat("setp.neu.", FloatSuffix(from)),
+                    {p, Widen(x), zero});
+    } else {
+      builder_.Emit(absl::StrCat("setp.ne.", IntSuffix(from, false)),
+                    {p, x.name, "0"});
+    }
+    return Register{p, to};
+  }
+  if (from == ElementType::kPred) {
+    if (ir::IsFloat(to)) {
+      const std::string r = NewWideRegister(to);
+      if (to == ElementType::kF64) {
+        builder_.Emit("selp.f64", {r, F64Immediate(1), F64Immediate(0), x.name});
+      } else {
+        builder_.Emit("selp.f32", {r, F32Immediate(1), F32Immediate(0), x.name});
+      }
+      return Narrow(r, to);
+    }
+    const std::string r = NewRegister(to);
+    builder_.Emit(absl::StrCat("selp.", IntSuffix(to, false)),
+                  {r, "1", "0", x.name});
+    return Register{r, to};
+  }
+  if (ir::IsFloat(to)) {
+    if (IsNarrowFloat(to) && (from == ElementType::kF64 || ir::IsInteger(from))) {
+      return Narrow(RoundToOddF32(x), to);
+    }
+    if (ir::IsFloat(from) && to != ElementType::kF64 &&
+        from != ElementType::kF64) {
+      return Narrow(Widen(x), to);  // Widening is exact.
+    }
+    const std::string r = NewWideRegister(to);
+    const std::string source =
+        ir::IsFloat(from) ? FloatSuffix(from)
+                          : IntSuffix(from, ir::IsSignedInt(from));
+    // f32 -> f64 is exact and takes no rounding modifier.
+    const std::string rounding = from == ElementType::kF32 ||
+                                         IsNarrowFloat(from)
+                                     ? ""
+                                     : ".rn";
+    builder_.Emit(absl::StrCat("cvt", rounding, ".", FloatSuffix(to), ".",
+                               source),
+                  {r, ir::IsFloat(from) ? Widen(x) : x.name});
+    return Register{r, to};
+  }
+  const int bits = ir::BitWidth(to);
+  const bool is_signed = ir::IsSignedInt(to);
+  if (ir::IsFloat(from)) {
+    // cvt.rzi to an integer type truncates, saturates and maps NaN to 0;
+    // narrower targets clamp the 32-bit result to their range.
+    const std::string v = Widen(x);
+    const std::string s = FloatSuffix(from);
+    const std::string r = NewRegister(to);
+    builder_.Emit(absl::StrCat("cvt.rzi.", IntSuffix(to, is_signed), ".", s),
+                  {r, v});
+    if (bits >= 32) return Register{r, to};
+    const std::string clamped = NewRegister(to);
+    if (is_signed) {
+      const std::string low = NewRegister(to);
+      builder_.Emit("max.s32", {low, r, absl::StrCat(-(int64_t{1} << (bits - 1)))});
+      builder_.Emit("min.s32",
+                    {clamped, low, absl::StrCat((int64_t{1} << (bits - 1)) - 1)});
+    } else {
+      builder_.Emit("min.u32", {clamped, r, absl::StrCat((int64_t{1} << bits) - 1)});
+    }
+    return Register{clamped, to};
+  }
+  // Integer to integer wraps: keep the low bits, extended as `to` says.
+  const int from_bits = ir::BitWidth(from);
+  std::string value = x.name;
+  if (from_bits <= 32 && bits == 64) {
+    value = NewRegister(to);
+    const bool from_signed = ir::IsSignedInt(from);
+    builder_.Emit(absl::StrCat("cvt.", IntSuffix(to, from_signed), ".",
+                               IntSuffix(from, from_signed)),
+                  {value, x.name});
+  } else if (from_bits == 64 && bits <= 32) {
+    value = NewRegister(to);
+    builder_.Emit("cvt.u32.u64", {value, x.name});
+  }
+  return Register{Normalize(value, to), to};
+}
+
+std::string InstructionEmitter::Widen(const Register& x) {
+  switch (x.type) {
+    case ElementType::kF16: {
+      const std::string r = NewWideRegister(x.type);
+      builder_.Emit("cvt.f32.f16", {r, x.name});
+      return r;
+    }
+    case ElementType::kBF16: {
+      // bf16 is the high half of an f32.
+      const std::string wide = NewRegister(ElementType::kU32);
+      builder_.Emit("cvt.u32.u16", {wide, x.name});
+      const std::string shifted = NewRegister(ElementType::kU32);
+      builder_.Emit("shl.b32", {shifted, wide, "16"});
+      const std::string r = NewWideRegister(x.type);
+      builder_.Emit("mov.b32", {r, shifted});
+      return r;
+    }
+    default:
+      return x.name;
+  }
+}
+
+Register InstructionEmitter::Narrow(const std::string& wide,
+                                    ElementType type) {
+  if (!IsNarrowFloat(type)) return Register{wide, type};
+  const std::string r = NewRegister(type);
+  if (type == ElementType::kBF16) {
+    builder_.Emit("cvt.rn.bf16.f32", {r, wide});
+    required_isa_ = std::max(required_isa_, kBf16Isa);
+  } else {
+    builder_.Emit("cvt.rn.f16.f32", {r, wide});
+  }
+  return Register{r, type};
+}
+
+std::string InstructionEmitter::RoundToOddF32(const Register& wide) {
+  const std::string truncated = NewRegister(ElementType::kF32);
+  const std::string inexact = NewRegister(ElementType::kPred);
+  if (wide.type == ElementType::kF64) {
+    builder_.Emit("cvt.rz.f32.f64", {truncated, wide.name});
+    const std::string back = NewRegister(ElementType::kF64);
+    builder_.Emit("cvt.f64.f32", {back, truncated});
+    builder_.Emit("setp.neu.f64", {inexact, back, wide.name});
+  } else {
+    const std::string type = IntSuffix(wide.type, ir::IsSignedInt(wide.type));
+    builder_.Emit(absl::StrCat("cvt.rz.f32.", type), {truncated, wide.name});
+    const std::string back = NewRegister(wide.type);
+    builder_.Emit(absl::StrCat("cvt.rzi.", type, ".f32"), {back, truncated});
+    builder_.Emit(absl::StrCat("setp.ne.", type), {inexact, back, wide.name});
+  }
+  const std::string odd = NewRegister(ElementType::kF32);
+  builder_.Emit("or.b32", {odd, truncated, "1"});
+  const std::string r = NewRegister(ElementType::kF32);
+  builder_.Emit("selp.f32", {r, odd, truncated, inexact});
+  return r;
+}
+
+std::string InstructionEmitter::Normalize(const std::string& value,
+                                          ElementType type) {
+  const int bits = ir::BitWidth(type);
+  return bits >= 32 ? value : Extend(value, bits, ir::IsSignedInt(type));
+}
+
+std::string InstructionEmitter::Extend(const std::string& value, int bits,
+                                       bool is_signed) {
+  const std::string r = NewRegister(ElementType::kU32);
+  if (is_signed) {
+    builder_.Emit("bfe.s32", {r, value, "0", absl::StrCat(bits)});
+  } else {
+    builder_.Emit("and.b32", {r, value, LowBitsMask(bits)});
+  }
+  return r;
+}
+
+std::string InstructionEmitter::ShiftAmount(const std::string& amount,
+                                            ElementType type) {
+  const int bits = ir::BitWidth(type);
+  if (bits == 32) return amount;  // PTX caps amounts above 32 at 32.
+  const std::string r = NewRegister(ElementType::kU32);
+  if (bits == 64) {
+    // The amount operand is .u32: cap the 64-bit amount before narrowing.
+    const std::string capped = NewRegister(ElementType::kU64);
+    builder_.Emit("min.u64", {capped, amount, "64"});
+    builder_.Emit("cvt.u32.u64", {r, capped});
+  } else {
+    // Narrow types: the amount's own bits, unsigned; past the width, the
+    // 32-bit shift still clears (or fills) the whole value.
+    const std::string unsigned_amount = Extend(amount, bits, false);
+    builder_.Emit("min.u32", {r, unsigned_amount, absl::StrCat(bits)});
+  }
+  return r;
+}
+
+std::string InstructionEmitter::NewRegister(ElementType type) {
+  return builder_.NewRegister(*RegisterClassFor(type));
+}
+
+std::string InstructionEmitter::NewWideRegister(ElementType type) {
+  return builder_.NewRegister(type == ElementType::kF64 ? RegisterClass::kF64
+                                                        : RegisterClass::kF32);
+}
+
+}  // namespace pjrtx::ptx

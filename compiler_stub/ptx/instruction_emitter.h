@@ -1,0 +1,79 @@
+// PTX for one elementwise instruction of a fused kernel, on registers that
+// hold one element each.
+#ifndef PJRTX_COMPILER_STUB_PTX_INSTRUCTION_EMITTER_H_
+#define PJRTX_COMPILER_STUB_PTX_INSTRUCTION_EMITTER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler_stub/ir/program.h"
+#include "compiler_stub/ptx/ptx_builder.h"
+
+namespace pjrtx::ptx {
+
+// Lowers the instructions of a FusedKernel with the semantics of the CPU
+// reference kernels (runtime/cpu): NaN-propagating maximum and minimum that
+// order -0 below +0, wrapping integer arithmetic, shifts by the width or
+// more giving 0 or the sign, saturating float-to-integer conversion with
+// NaN to 0, and one rounding per op for f16 and bf16 (computed in f32).
+// Exceptions, where the kernel uses the GPU's approximations: exponential
+// and log (ex2/lg2.approx with scaling) and rsqrt (rsqrt.approx) in f32.
+class InstructionEmitter {
+ public:
+  // `sm` is the target architecture (80 for sm_80); code goes to `builder`.
+  InstructionEmitter(PtxBuilder& builder, int sm);
+
+  // Emits `instruction` (kConstant, kBroadcastInDim of one element, or an
+  // elementwise op) reading `operands`, one register per operand, and
+  // returns the register of its result. UNIMPLEMENTED "L:C: ..." naming the
+  // op and element type for what this emitter does not generate.
+  absl::StatusOr<Register> Emit(const ir::Instruction& instruction,
+                                const std::vector<Register>& operands);
+
+  // The PTX ISA version, in tenths (70 for 7.0), that the instructions
+  // emitted so far need.
+  int required_isa() const { return required_isa_; }
+
+ private:
+  absl::StatusOr<Register> Constant(const ir::Instruction& instruction);
+  absl::StatusOr<Register> Unary(const ir::Instruction& instruction,
+                                 const Register& x);
+  absl::StatusOr<Register> Binary(const ir::Instruction& instruction,
+                                  const Register& a, const Register& b);
+  absl::StatusOr<Register> Compare(const ir::Instruction& instruction,
+                                   const Register& a, const Register& b);
+  Register Select(const Register& predicate, const Register& on_true,
+                  const Register& on_false);
+  absl::StatusOr<Register> Convert(const ir::Instruction& instruction,
+                                   const Register& x, ir::ElementType to);
+
+  // Floats: f16 and bf16 are computed in f32.
+  std::string Widen(const Register& x);  // To f32 or f64.
+  Register Narrow(const std::string& wide, ir::ElementType type);
+  // Rounds `wide` (f64, or an integer of `from`) toward zero to f32 and
+  // sets the lowest bit if that was inexact: rounding this to f16 or bf16
+  // then gives the correctly rounded result (round to odd).
+  std::string RoundToOddF32(const Register& wide);
+  Register MaxMin(bool maximum, const Register& a, const Register& b);
+
+  // Integers: re-extends the low BitWidth(type) bits of `value` as `type`
+  // does (no-op for 32 and 64 bits) into a new register.
+  std::string Normalize(const std::string& value, ir::ElementType type);
+  std::string Extend(const std::string& value, int bits, bool is_signed);
+  // The shift amount operand (.u32) for shifting values of `type` by
+  // `amount`, read as unsigned and capped at the width.
+  std::string ShiftAmount(const std::string& amount, ir::ElementType type);
+
+  std::string NewRegister(ir::ElementType type);
+  // A register for `type` computed wide: .f64 for f64, else .f32.
+  std::string NewWideRegister(ir::ElementType type);
+
+  PtxBuilder& builder_;
+  int sm_;
+  int required_isa_ = 0;
+};
+
+}  // namespace pjrtx::ptx
+
+#endif  // PJRTX_COMPILER_STUB_PTX_INSTRUCTION_EMITTER_H_

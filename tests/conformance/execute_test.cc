@@ -1,0 +1,319 @@
+// Compilation and execution (ABI 0.3), for plugins with the `execute`
+// capability: results, asynchrony, failures reaching outputs, donation,
+// serialization, and bad programs.
+
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "api_helpers.h"
+#include "conformance_test.h"
+#include "gtest/gtest.h"
+#include "plugin_under_test.h"
+
+namespace pjrtx::conformance {
+namespace {
+
+// z = (x + y) * x on f32[4].
+constexpr char kAddMul[] = R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %sum = stablehlo.add %x, %y : tensor<4xf32>
+  %z = stablehlo.multiply %sum, %x : tensor<4xf32>
+  func.return %z : tensor<4xf32>
+}
+)";
+
+struct ExecutableDeleter {
+  void operator()(PJRTX_LoadedExecutable* e) const {
+    auto args = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Destroy_Args);
+    args.executable = e;
+    EXPECT_PJRTX_OK(Api()->LoadedExecutable_Destroy(&args));
+  }
+};
+using ExecutablePtr = std::unique_ptr<PJRTX_LoadedExecutable, ExecutableDeleter>;
+
+class ExecuteTest : public ClientTest {
+ protected:
+  void SetUp() override {
+    ClientTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    if (Api()->struct_size < PJRTX_Api_STRUCT_SIZE_0_3) {
+      GTEST_SKIP() << "plugin implements ABI < 0.3 (no executables)";
+    }
+    if (!HasCapability("execute")) GTEST_SKIP() << "no execute capability";
+  }
+
+  ScopedError Compile(const std::string& code, ExecutablePtr* executable,
+                      const std::string& format = "mlir",
+                      const std::vector<PJRTX_NamedValue>& options = {}) {
+    auto program = PJRTX_CONFORMANCE_ARGS(PJRTX_Program);
+    program.code = code.data();
+    program.code_size = code.size();
+    program.format = format.data();
+    program.format_size = format.size();
+    auto args = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_Compile_Args);
+    args.client = client();
+    args.program = &program;
+    args.compile_options = options.data();
+    args.num_compile_options = options.size();
+    ScopedError error(Api()->Client_Compile(&args));
+    executable->reset(args.executable);
+    return error;
+  }
+
+  BufferPtr F32(const std::vector<float>& values, PJRTX_Device* target) {
+    BufferPtr buffer;
+    EXPECT_PJRTX_OK(BufferFromHost(
+        client(),
+        DenseSpec(values.data(), PJRTX_Buffer_Type_F32,
+                  {static_cast<int64_t>(values.size())}, target),
+        &buffer));
+    return buffer;
+  }
+
+  std::vector<float> ReadF32(PJRTX_Buffer* buffer) {
+    std::vector<uint8_t> bytes;
+    EXPECT_PJRTX_OK(ToHost(buffer, &bytes));
+    std::vector<float> values(bytes.size() / sizeof(float));
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+  }
+
+  // Runs `executable` on `device` with `args`; returns its outputs.
+  ScopedError Run(PJRTX_LoadedExecutable* executable, PJRTX_Device* device,
+                  std::vector<PJRTX_Buffer*> args, size_t num_outputs,
+                  std::vector<BufferPtr>* outputs, EventPtr* done,
+                  const std::vector<PJRTX_Event*>& waits = {},
+                  const bool* donate = nullptr) {
+    std::vector<PJRTX_Buffer*> out(num_outputs, nullptr);
+    PJRTX_Buffer** out_list = out.data();
+    PJRTX_Buffer* const* arg_list = args.data();
+    PJRTX_Event* complete = nullptr;
+    auto exec = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Execute_Args);
+    exec.executable = executable;
+    exec.devices = &device;
+    exec.num_devices = 1;
+    exec.argument_lists = &arg_list;
+    exec.num_args = args.size();
+    exec.donate_arguments = donate;
+    exec.wait_events = waits.data();
+    exec.num_wait_events = waits.size();
+    exec.output_lists = &out_list;
+    exec.device_complete_events = &complete;
+    ScopedError error(Api()->LoadedExecutable_Execute(&exec));
+    outputs->clear();
+    for (PJRTX_Buffer* b : out) outputs->emplace_back(b);
+    done->reset(complete);
+    return error;
+  }
+};
+
+TEST_F(ExecuteTest, MetadataDescribesTheEntryFunction) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  auto meta = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Metadata_Args);
+  meta.executable = executable.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_Metadata(&meta));
+  EXPECT_EQ(std::string(meta.name, meta.name_size), "main");
+  EXPECT_EQ(meta.num_devices, addressable_devices().size());
+  ASSERT_EQ(meta.num_inputs, 2u);
+  ASSERT_EQ(meta.num_outputs, 1u);
+  EXPECT_EQ(meta.output_types[0], PJRTX_Buffer_Type_F32);
+  ASSERT_EQ(meta.output_ranks[0], 1u);
+  EXPECT_EQ(meta.output_dims[meta.output_dims_offsets[0]], 4);
+}
+
+TEST_F(ExecuteTest, RunsOnEveryDeviceWithItsOwnArguments) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  for (size_t d = 0; d < addressable_devices().size(); ++d) {
+    PJRTX_Device* device = addressable_devices()[d];
+    const float k = static_cast<float>(d + 1);
+    BufferPtr x = F32({1 * k, 2 * k, 3 * k, 4 * k}, device);
+    BufferPtr y = F32({1, 1, 1, 1}, device);
+    std::vector<BufferPtr> outputs;
+    EventPtr done;
+    ASSERT_PJRTX_OK(Run(executable.get(), device, {x.get(), y.get()}, 1,
+                        &outputs, &done));
+    ASSERT_PJRTX_OK(AwaitEvent(done.get()));
+    EXPECT_EQ(BufferDevice(outputs[0].get()), device);
+    std::vector<float> expected;
+    for (float v : {1 * k, 2 * k, 3 * k, 4 * k}) expected.push_back((v + 1) * v);
+    EXPECT_EQ(ReadF32(outputs[0].get()), expected);
+  }
+}
+
+TEST_F(ExecuteTest, ExecuteReturnsBeforeItsWaitEventsAreReady) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  BufferPtr x = F32({1, 2, 3, 4}, device());
+  BufferPtr y = F32({4, 3, 2, 1}, device());
+  EventPtr gate;
+  ASSERT_PJRTX_OK(CreateEvent(&gate));
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get()}, 1,
+                      &outputs, &done, {gate.get()}));
+  EXPECT_FALSE(IsReady(done.get()));
+  ASSERT_PJRTX_OK(SetEvent(gate.get()));
+  ASSERT_PJRTX_OK(AwaitEvent(done.get()));
+  EXPECT_EQ(ReadF32(outputs[0].get()), (std::vector<float>{5, 10, 15, 20}));
+}
+
+TEST_F(ExecuteTest, AFailedWaitReachesOutputsAndCompletion) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  BufferPtr x = F32({1, 2, 3, 4}, device());
+  BufferPtr y = F32({1, 2, 3, 4}, device());
+  EventPtr gate;
+  ASSERT_PJRTX_OK(CreateEvent(&gate));
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get()}, 1,
+                      &outputs, &done, {gate.get()}));
+  ASSERT_PJRTX_OK(
+      SetEvent(gate.get(), PJRTX_Error_Code_ABORTED, "upstream failed"));
+  EXPECT_TRUE(IsError(AwaitEvent(done.get()), PJRTX_Error_Code_ABORTED,
+                      {"upstream failed"}));
+  EXPECT_TRUE(IsError(AwaitBufferReady(outputs[0].get()),
+                      PJRTX_Error_Code_ABORTED, {"upstream failed"}));
+}
+
+TEST_F(ExecuteTest, DonatedArgumentsAreDeletedAndResultsCorrect) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  BufferPtr x = F32({1, 2, 3, 4}, device());
+  BufferPtr y = F32({2, 2, 2, 2}, device());
+  const bool donate[2] = {true, false};
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get()}, 1,
+                      &outputs, &done, {}, donate));
+  ASSERT_PJRTX_OK(AwaitEvent(done.get()));
+  EXPECT_TRUE(IsDeleted(x.get()));
+  EXPECT_FALSE(IsDeleted(y.get()));
+  EXPECT_EQ(ReadF32(outputs[0].get()), (std::vector<float>{3, 8, 15, 24}));
+  // A donated buffer cannot be passed again.
+  std::vector<BufferPtr> again;
+  EventPtr again_done;
+  EXPECT_TRUE(IsError(Run(executable.get(), device(), {x.get(), y.get()}, 1,
+                          &again, &again_done),
+                      PJRTX_Error_Code_FAILED_PRECONDITION));
+}
+
+TEST_F(ExecuteTest, SerializedExecutableGivesIdenticalResults) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  auto serialize = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
+  serialize.executable = executable.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_Serialize(&serialize));
+  std::string bytes(serialize.serialized_bytes, serialize.serialized_bytes_size);
+  serialize.serialized_executable_deleter(serialize.serialized_executable);
+
+  auto load = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_DeserializeAndLoad_Args);
+  load.client = client();
+  load.serialized_executable = bytes.data();
+  load.serialized_executable_size = bytes.size();
+  ASSERT_PJRTX_OK(Api()->Client_DeserializeAndLoad(&load));
+  ExecutablePtr loaded(load.executable);
+
+  BufferPtr x = F32({0.5f, -1, 3, 1e10f}, device());
+  BufferPtr y = F32({2, 7, -3, 1}, device());
+  std::vector<BufferPtr> a, b;
+  EventPtr done_a, done_b;
+  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get()}, 1, &a,
+                      &done_a));
+  ASSERT_PJRTX_OK(Run(loaded.get(), device(), {x.get(), y.get()}, 1, &b,
+                      &done_b));
+  EXPECT_EQ(ReadF32(a[0].get()), ReadF32(b[0].get()));
+}
+
+TEST_F(ExecuteTest, CorruptOrForeignSerializedBytesAreRejected) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  auto serialize = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
+  serialize.executable = executable.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_Serialize(&serialize));
+  const std::string good(serialize.serialized_bytes,
+                         serialize.serialized_bytes_size);
+  serialize.serialized_executable_deleter(serialize.serialized_executable);
+  std::vector<std::string> bad = {"", "garbage", std::string(64, '\0')};
+  for (size_t cut : {size_t{4}, size_t{8}, good.size() / 2, good.size() - 1}) {
+    bad.push_back(good.substr(0, cut));
+  }
+  for (size_t i = 0; i < good.size(); i += 7) {
+    std::string flipped = good;
+    flipped[i] ^= 0x5a;
+    bad.push_back(flipped);
+  }
+  for (const std::string& bytes : bad) {
+    // A copy in its own allocation, so that ASan sees any read past it.
+    std::vector<char> exact(bytes.begin(), bytes.end());
+    auto load = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_DeserializeAndLoad_Args);
+    load.client = client();
+    load.serialized_executable = exact.data();
+    load.serialized_executable_size = exact.size();
+    ScopedError error(Api()->Client_DeserializeAndLoad(&load));
+    ExecutablePtr loaded(load.executable);
+    // A flipped byte may land in a string the verifier cannot judge; then
+    // the program still compiles or fails to. Never a crash.
+    if (!error.ok()) {
+      EXPECT_TRUE(IsErrorOneOf(error, {PJRTX_Error_Code_INVALID_ARGUMENT,
+                                       PJRTX_Error_Code_UNIMPLEMENTED}))
+          << error.ToString();
+    }
+  }
+  // Structural damage is always caught.
+  std::string truncated = good.substr(0, good.size() / 2);
+  auto load = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_DeserializeAndLoad_Args);
+  load.client = client();
+  load.serialized_executable = truncated.data();
+  load.serialized_executable_size = truncated.size();
+  EXPECT_TRUE(IsError(ScopedError(Api()->Client_DeserializeAndLoad(&load)),
+                      PJRTX_Error_Code_INVALID_ARGUMENT));
+}
+
+TEST_F(ExecuteTest, BadProgramsAndOptionsAreRejectedWithPositions) {
+  ExecutablePtr executable;
+  ScopedError error = Compile("func.func @main() {\n  %0 = stablehlo.add\n}",
+                              &executable);
+  EXPECT_TRUE(IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT));
+  EXPECT_TRUE(std::regex_search(error.message(), std::regex(R"(^\d+:\d+: )")))
+      << "no line:column in " << error.ToString();
+
+  error = Compile(std::string("ML\xefR\x00\x01", 6), &executable);
+  EXPECT_TRUE(IsError(error, PJRTX_Error_Code_UNIMPLEMENTED, {"text"}));
+
+  error = Compile(kAddMul, &executable, "hlo");
+  EXPECT_TRUE(IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT, {"hlo"}));
+
+  PJRTX_NamedValue option{};
+  option.struct_size = PJRTX_NamedValue_STRUCT_SIZE;
+  option.name = "optimize_harder";
+  option.name_size = 15;
+  option.type = PJRTX_NamedValue_kBool;
+  option.value.bool_value = true;
+  option.value_size = 1;
+  error = Compile(kAddMul, &executable, "mlir", {option});
+  EXPECT_TRUE(IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT,
+                      {"optimize_harder"}));
+}
+
+TEST_F(ExecuteTest, WrongArgumentsAreRejectedBeforeAnythingRuns) {
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
+  BufferPtr x = F32({1, 2, 3, 4}, device());
+  BufferPtr short_y = F32({1, 2, 3}, device());
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  EXPECT_TRUE(IsError(Run(executable.get(), device(), {x.get(), short_y.get()},
+                          1, &outputs, &done),
+                      PJRTX_Error_Code_INVALID_ARGUMENT, {"Argument"}));
+  EXPECT_TRUE(IsError(
+      Run(executable.get(), device(), {x.get()}, 1, &outputs, &done),
+      PJRTX_Error_Code_INVALID_ARGUMENT));
+}
+
+}  // namespace
+}  // namespace pjrtx::conformance
