@@ -10,7 +10,10 @@
 
 namespace pjrtx::compiler {
 
-using CompileOptions = ir::LowerOptions;
+struct CompileOptions : ir::LowerOptions {
+  // Fuse elementwise chains (ir::FuseElementwise); off only to compare.
+  bool fusion = true;
+};
 
 // Parses and verifies `text` (StableHLO in MLIR text, pretty or generic
 // form). Errors carry "L:C: " positions: INVALID_ARGUMENT for malformed or

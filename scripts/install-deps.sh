@@ -9,6 +9,8 @@ packages=(
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libflatbuffers-dev flatbuffers-compiler libucx-dev ucx-utils
   libdlpack-dev libdnnl-dev
+  # oneDNN's CMake config requires OpenCL, which Debian only recommends.
+  ocl-icd-opencl-dev
   libopenblas-dev openmpi-bin libopenmpi-dev
   python3 python3-numpy python3-torch
 )

@@ -31,7 +31,8 @@ absl::StatusOr<std::vector<int64_t>> DenseIntegers(const Attribute& a) {
 
 }  // namespace
 
-absl::Status ErrorAt(const mlir::Location& location, absl::string_view message) {
+absl::Status ErrorAt(const mlir::Location& location,
+                     absl::string_view message) {
   return absl::InvalidArgumentError(
       absl::StrCat(location.line, ":", location.column, ": ", message));
 }
@@ -58,10 +59,10 @@ absl::Status AttributeReader::Missing(absl::string_view name,
 absl::Status AttributeReader::WrongKind(const Attribute& attribute,
                                         absl::string_view name,
                                         absl::string_view expected) const {
-  return ErrorAt(attribute.location.line > 0 ? attribute.location
-                                             : op_.location,
-                 absl::StrCat(op_.name, " attribute '", name, "' is '",
-                              attribute.text, "', expected ", expected));
+  return ErrorAt(
+      attribute.location.line > 0 ? attribute.location : op_.location,
+      absl::StrCat(op_.name, " attribute '", name, "' is '", attribute.text,
+                   "', expected ", expected));
 }
 
 absl::StatusOr<int64_t> AttributeReader::Integer(
@@ -72,7 +73,8 @@ absl::StatusOr<int64_t> AttributeReader::Integer(
     return Missing(name, "an integer");
   }
   if (a->kind == Attribute::Kind::kInteger) return a->integer;
-  if (a->kind == Attribute::Kind::kDenseElements && a->dense.values.size() == 1) {
+  if (a->kind == Attribute::Kind::kDenseElements &&
+      a->dense.values.size() == 1) {
     auto values = DenseIntegers(*a);
     if (values.ok()) return (*values)[0];
   }
@@ -210,7 +212,8 @@ absl::StatusOr<std::vector<int64_t>> DialectIntegers(
     const mlir::Operation& op) {
   for (const auto& [name, value] : attribute.entries) {
     if (name != key) continue;
-    if (value.kind == Attribute::Kind::kInteger) return std::vector<int64_t>{value.integer};
+    if (value.kind == Attribute::Kind::kInteger)
+      return std::vector<int64_t>{value.integer};
     std::vector<int64_t> values;
     if (value.kind == Attribute::Kind::kDenseArray) return value.integers;
     if (value.kind != Attribute::Kind::kArray) break;
@@ -236,9 +239,9 @@ absl::StatusOr<int64_t> DialectInteger(const Attribute& attribute,
     }
   }
   if (default_value) return *default_value;
-  return ErrorAt(attribute.location.line > 0 ? attribute.location : op.location,
-                 absl::StrCat(op.name, " needs field '", key, "' in ",
-                              attribute.text));
+  return ErrorAt(
+      attribute.location.line > 0 ? attribute.location : op.location,
+      absl::StrCat(op.name, " needs field '", key, "' in ", attribute.text));
 }
 
 }  // namespace pjrtx::ir

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "compiler_stub/mlir/ast.h"
 
 namespace pjrtx::ir {
@@ -31,12 +31,12 @@ class AttributeReader {
 
   // Each reader fails (INVALID_ARGUMENT naming the op and attribute) when
   // the attribute is missing and no default is given, or has another kind.
-  absl::StatusOr<int64_t> Integer(absl::string_view name,
-                                  std::optional<int64_t> default_value =
-                                      std::nullopt) const;
-  absl::StatusOr<bool> Bool(absl::string_view name,
-                            std::optional<bool> default_value =
-                                std::nullopt) const;
+  absl::StatusOr<int64_t> Integer(
+      absl::string_view name,
+      std::optional<int64_t> default_value = std::nullopt) const;
+  absl::StatusOr<bool> Bool(
+      absl::string_view name,
+      std::optional<bool> default_value = std::nullopt) const;
   // array<i64: ...>, [1, 2], or dense<[1, 2]> : tensor<2xi64>.
   absl::StatusOr<std::vector<int64_t>> Integers(
       absl::string_view name,
@@ -60,7 +60,8 @@ class AttributeReader {
   const mlir::Operation& op() const { return op_; }
 
  private:
-  absl::Status Missing(absl::string_view name, absl::string_view expected) const;
+  absl::Status Missing(absl::string_view name,
+                       absl::string_view expected) const;
   absl::Status WrongKind(const mlir::Attribute& attribute,
                          absl::string_view name,
                          absl::string_view expected) const;
@@ -73,11 +74,10 @@ class AttributeReader {
 absl::StatusOr<std::vector<int64_t>> DialectIntegers(
     const mlir::Attribute& attribute, absl::string_view key,
     const mlir::Operation& op);
-absl::StatusOr<int64_t> DialectInteger(const mlir::Attribute& attribute,
-                                       absl::string_view key,
-                                       const mlir::Operation& op,
-                                       std::optional<int64_t> default_value =
-                                           std::nullopt);
+absl::StatusOr<int64_t> DialectInteger(
+    const mlir::Attribute& attribute, absl::string_view key,
+    const mlir::Operation& op,
+    std::optional<int64_t> default_value = std::nullopt);
 
 }  // namespace pjrtx::ir
 

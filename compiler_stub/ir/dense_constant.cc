@@ -17,7 +17,8 @@ namespace {
 
 absl::StatusOr<double> ParseFloat(const std::string& text) {
   std::string t = absl::AsciiStrToLower(text);
-  if (t == "nan" || t == "+nan") return std::numeric_limits<double>::quiet_NaN();
+  if (t == "nan" || t == "+nan")
+    return std::numeric_limits<double>::quiet_NaN();
   if (t == "-nan") return -std::numeric_limits<double>::quiet_NaN();
   if (t == "inf" || t == "+inf" || t == "infinity") {
     return std::numeric_limits<double>::infinity();
@@ -38,7 +39,8 @@ absl::StatusOr<uint64_t> ParseBits(const std::string& text) {
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     uint64_t bits = 0;
     if (text.size() > 18) {
-      return absl::InvalidArgumentError(absl::StrCat("'", text, "' is too long"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", text, "' is too long"));
     }
     for (size_t i = 2; i < text.size(); ++i) {
       const char c = absl::ascii_tolower(text[i]);
@@ -95,13 +97,12 @@ absl::Status StoreElement(const std::string& text, ElementType type,
     }
     const bool fits =
         bits == 64 ||
-        (IsSignedInt(type)
-             ? value >= -(int64_t{1} << (bits - 1)) &&
-                   value < (int64_t{1} << (bits - 1))
-             : unsigned_value < (uint64_t{1} << bits));
+        (IsSignedInt(type) ? value >= -(int64_t{1} << (bits - 1)) &&
+                                 value < (int64_t{1} << (bits - 1))
+                           : unsigned_value < (uint64_t{1} << bits));
     if (!fits) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          text, " does not fit in ", ElementTypeToMlir(type)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(text, " does not fit in ", ElementTypeToMlir(type)));
     }
     std::memcpy(out, &value, size);  // Little-endian: the low bytes.
     return absl::OkStatus();
@@ -160,10 +161,10 @@ absl::StatusOr<std::vector<uint8_t>> DenseToBytes(
     const size_t want = n * element_size;
     const bool splat = dense.hex_bytes.size() == element_size && n > 1;
     if (dense.hex_bytes.size() != want && !splat) {
-      return ErrorAt(where, absl::StrCat("hex constant has ",
-                                         dense.hex_bytes.size(),
-                                         " bytes, expected ", want, " for ",
-                                         shape.ToString()));
+      return ErrorAt(
+          where,
+          absl::StrCat("hex constant has ", dense.hex_bytes.size(),
+                       " bytes, expected ", want, " for ", shape.ToString()));
     }
     for (int64_t i = 0; i < n; ++i) {
       std::memcpy(bytes.data() + i * element_size,
@@ -179,8 +180,7 @@ absl::StatusOr<std::vector<uint8_t>> DenseToBytes(
                    absl::StrCat("dense constant has ", dense.values.size(),
                                 " elements (written shape [",
                                 absl::StrJoin(dense.written_shape, ","),
-                                "]), expected ", n, " for ",
-                                shape.ToString()));
+                                "]), expected ", n, " for ", shape.ToString()));
   }
   if (dense.values.empty() && n > 0) {
     return ErrorAt(where, "dense constant has no elements");

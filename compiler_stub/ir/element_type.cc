@@ -75,7 +75,8 @@ int64_t Shape::num_elements() const {
 }
 
 std::string Shape::ToString() const {
-  if (dims.empty()) return absl::StrCat("tensor<", ElementTypeToMlir(type), ">");
+  if (dims.empty())
+    return absl::StrCat("tensor<", ElementTypeToMlir(type), ">");
   return absl::StrCat("tensor<", absl::StrJoin(dims, "x"), "x",
                       ElementTypeToMlir(type), ">");
 }

@@ -10,8 +10,14 @@
 namespace pjrtx::ir {
 namespace {
 
-enum class Accepts { kFloat, kInteger, kIntegerOrPred, kSignedOrFloat, kNumeric,
-                     kAny };
+enum class Accepts {
+  kFloat,
+  kInteger,
+  kIntegerOrPred,
+  kSignedOrFloat,
+  kNumeric,
+  kAny
+};
 
 struct UnaryRule {
   UnaryOp op;
@@ -144,7 +150,8 @@ absl::Status LowerConstant(OpState& s) {
   if (status.ok()) status = s.RequireTensors();
   if (!status.ok()) return status;
   const mlir::Attribute* value = s.attributes.Find("value");
-  if (value == nullptr || value->kind != mlir::Attribute::Kind::kDenseElements) {
+  if (value == nullptr ||
+      value->kind != mlir::Attribute::Kind::kDenseElements) {
     return s.Error("needs a dense<...> value");
   }
   absl::StatusOr<ValueType> type = ConvertType(value->type);
@@ -154,7 +161,8 @@ absl::Status LowerConstant(OpState& s) {
                                 " but the result is ",
                                 s.result_types[0].ToString()));
   }
-  absl::StatusOr<std::vector<uint8_t>> bytes = DenseToBytes(*value, s.result(0));
+  absl::StatusOr<std::vector<uint8_t>> bytes =
+      DenseToBytes(*value, s.result(0));
   if (!bytes.ok()) return bytes.status();
   s.instruction.opcode = OpCode::kConstant;
   s.instruction.attributes.constant = *std::move(bytes);
@@ -197,7 +205,8 @@ absl::Status LowerCompare(OpState& s) {
       s.attributes.EnumBody("compare_type", std::string("NOTYPE"));
   if (!type.ok()) return type.status();
   static const std::map<std::string, ComparisonType> kTypes = {
-      {"NOTYPE", ComparisonType::kNoType}, {"FLOAT", ComparisonType::kFloat},
+      {"NOTYPE", ComparisonType::kNoType},
+      {"FLOAT", ComparisonType::kFloat},
       {"TOTALORDER", ComparisonType::kTotalOrder},
       {"SIGNED", ComparisonType::kSigned},
       {"UNSIGNED", ComparisonType::kUnsigned}};
@@ -240,7 +249,8 @@ absl::Status LowerSelectOrClamp(OpState& s, bool select) {
       if (bound.type != value.type ||
           !(bound.dims.empty() || bound.dims == value.dims)) {
         return s.Error(absl::StrCat(i == 0 ? "min" : "max", " is ",
-                                    bound.ToString(), "; expected a scalar "
+                                    bound.ToString(),
+                                    "; expected a scalar "
                                     "or the operand's shape of ",
                                     ElementTypeToMlir(value.type)));
       }
@@ -272,8 +282,8 @@ absl::Status LowerConversion(OpState& s) {
     absl::StatusOr<int64_t> m = s.attributes.Integer("mantissa_bits");
     if (!m.ok()) return m.status();
     if (*e < 1 || *e > 30 || *m < 0 || *m > 60) {
-      return s.Error(absl::StrCat("exponent_bits ", *e, " / mantissa_bits ",
-                                  *m, " out of range (1..30 / 0..60)"));
+      return s.Error(absl::StrCat("exponent_bits ", *e, " / mantissa_bits ", *m,
+                                  " out of range (1..30 / 0..60)"));
     }
     if (!IsFloat(in.type)) return s.Error("operand must be floating point");
     s.instruction.opcode = OpCode::kReducePrecision;
@@ -309,9 +319,9 @@ bool LowerElementwiseOp(OpState& s, absl::Status* status) {
   const std::string& name = s.op.name;
   if (auto it = UnaryRules().find(name); it != UnaryRules().end()) {
     const bool is_finite = it->second.op == UnaryOp::kIsFinite;
-    *status = SameShapes(s, 1, it->second.accepts,
-                         is_finite ? std::optional(ElementType::kPred)
-                                   : std::nullopt);
+    *status = SameShapes(
+        s, 1, it->second.accepts,
+        is_finite ? std::optional(ElementType::kPred) : std::nullopt);
     s.instruction.opcode = OpCode::kUnary;
     s.instruction.attributes.unary = it->second.op;
     return true;
@@ -330,7 +340,8 @@ bool LowerElementwiseOp(OpState& s, absl::Status* status) {
     *status = LowerCompare(s);
   } else if (name == "stablehlo.select" || name == "stablehlo.clamp") {
     *status = LowerSelectOrClamp(s, name == "stablehlo.select");
-  } else if (name == "stablehlo.convert" || name == "stablehlo.bitcast_convert" ||
+  } else if (name == "stablehlo.convert" ||
+             name == "stablehlo.bitcast_convert" ||
              name == "stablehlo.reduce_precision") {
     *status = LowerConversion(s);
   } else {

@@ -102,10 +102,9 @@ float Decode(uint32_t bits) {
   }
   // Infinities and NaNs map to float's all-ones exponent; float's quiet bit
   // lines up with the format's top mantissa bit, so NaN payloads carry over.
-  const uint32_t float_exponent =
-      F::kHasInfinity && exponent == F::kExponentMax
-          ? 0xFFu
-          : exponent - F::kBias + 127;
+  const uint32_t float_exponent = F::kHasInfinity && exponent == F::kExponentMax
+                                      ? 0xFFu
+                                      : exponent - F::kBias + 127;
   return std::bit_cast<float>(sign | (float_exponent << 23) |
                               (mantissa << (23 - F::kMantissaBits)));
 }
@@ -136,12 +135,8 @@ uint16_t DoubleToBFloat16(double value) {
   return static_cast<uint16_t>(Encode<BFloat16>(value));
 }
 
-float Float8E4M3FNToFloat(uint8_t bits) {
-  return Decode<E4M3FN>(bits);
-}
-uint8_t FloatToFloat8E4M3FN(float value) {
-  return DoubleToFloat8E4M3FN(value);
-}
+float Float8E4M3FNToFloat(uint8_t bits) { return Decode<E4M3FN>(bits); }
+uint8_t FloatToFloat8E4M3FN(float value) { return DoubleToFloat8E4M3FN(value); }
 uint8_t DoubleToFloat8E4M3FN(double value) {
   return static_cast<uint8_t>(Encode<E4M3FN>(value));
 }

@@ -47,10 +47,10 @@ class Scope : public ValueScope {
     if (count > 1) multi_.insert({name, count});
     const std::string key = Key(name, index);
     if (!values_.emplace(key, value).second) {
-      return ErrorAt(location, absl::StrCat("value %", name,
-                                            count > 1 ? absl::StrCat("#", index)
-                                                      : "",
-                                            " is defined twice"));
+      return ErrorAt(location,
+                     absl::StrCat("value %", name,
+                                  count > 1 ? absl::StrCat("#", index) : "",
+                                  " is defined twice"));
     }
     return absl::OkStatus();
   }
@@ -86,7 +86,8 @@ class Lowerer : public RegionLowerer {
     for (const auto& [name, value] : module_.attributes) {
       if (value.kind != mlir::Attribute::Kind::kInteger) continue;
       if (name == "mhlo.num_replicas") program_.num_replicas = value.integer;
-      if (name == "mhlo.num_partitions") program_.num_partitions = value.integer;
+      if (name == "mhlo.num_partitions")
+        program_.num_partitions = value.integer;
     }
     // Number every function first, so calls may refer forward.
     for (const mlir::Function& f : module_.functions) {
@@ -121,8 +122,7 @@ class Lowerer : public RegionLowerer {
     const int index = static_cast<int>(program_.computations.size());
     program_.computations.emplace_back();
     program_.computations[index].name = name;
-    Scope scope(&program_.computations[index],
-                static_cast<Scope*>(&enclosing));
+    Scope scope(&program_.computations[index], static_cast<Scope*>(&enclosing));
     absl::Status status = LowerBlock(region.blocks[0], scope, index,
                                      /*is_entry=*/false, /*function=*/nullptr);
     if (!status.ok()) return status;
@@ -144,15 +144,14 @@ class Lowerer : public RegionLowerer {
             program_.computations[inst.attributes.callee];
         if (inst.operand_types != callee.parameter_types ||
             inst.result_types != callee.result_types) {
-          return ErrorAt(mlir::Location{inst.line, inst.column},
-                         absl::StrCat(inst.name, " of @", callee.name,
-                                      " passes ",
-                                      TypesToString(inst.operand_types),
-                                      " -> ", TypesToString(inst.result_types),
-                                      " but @", callee.name, " takes ",
-                                      TypesToString(callee.parameter_types),
-                                      " -> ",
-                                      TypesToString(callee.result_types)));
+          return ErrorAt(
+              mlir::Location{inst.line, inst.column},
+              absl::StrCat(inst.name, " of @", callee.name, " passes ",
+                           TypesToString(inst.operand_types), " -> ",
+                           TypesToString(inst.result_types), " but @",
+                           callee.name, " takes ",
+                           TypesToString(callee.parameter_types), " -> ",
+                           TypesToString(callee.result_types)));
         }
       }
     }
@@ -207,7 +206,8 @@ class Lowerer : public RegionLowerer {
           scope.Define(arg.name, 0, 1, ScopedValue{id, *type}, arg.location);
       if (!defined.ok()) return defined;
     }
-    if (function != nullptr && function->arguments.size() != block.arguments.size()) {
+    if (function != nullptr &&
+        function->arguments.size() != block.arguments.size()) {
       return ErrorAt(function->location,
                      "function arguments and entry block arguments differ");
     }
@@ -224,17 +224,16 @@ class Lowerer : public RegionLowerer {
         returned = true;
         continue;
       }
-      OpContext context{op, scope, *this, index,
-                        is_entry && options_.checks_as_outputs
-                            ? &check_outputs_
-                            : nullptr};
-      absl::StatusOr<std::vector<ScopedValue>> results = LowerOperation(context);
+      OpContext context{
+          op, scope, *this, index,
+          is_entry && options_.checks_as_outputs ? &check_outputs_ : nullptr};
+      absl::StatusOr<std::vector<ScopedValue>> results =
+          LowerOperation(context);
       if (!results.ok()) return results.status();
       for (size_t r = 0; r < results->size(); ++r) {
-        absl::Status defined =
-            scope.Define(op.result_name, static_cast<int>(r),
-                         static_cast<int>(results->size()), (*results)[r],
-                         op.location);
+        absl::Status defined = scope.Define(op.result_name, static_cast<int>(r),
+                                            static_cast<int>(results->size()),
+                                            (*results)[r], op.location);
         if (!defined.ok()) return defined;
       }
     }
@@ -257,11 +256,12 @@ class Lowerer : public RegionLowerer {
     Computation& c = computation(index);
     if (function != nullptr) {
       if (types != c.result_types) {
-        return ErrorAt(op.location,
-                       absl::StrCat("@", function->name, " returns ",
-                                    TypesToString(types), " but is declared "
-                                    "to return ",
-                                    TypesToString(c.result_types)));
+        return ErrorAt(
+            op.location,
+            absl::StrCat("@", function->name, " returns ", TypesToString(types),
+                         " but is declared "
+                         "to return ",
+                         TypesToString(c.result_types)));
       }
     } else {
       c.result_types = types;

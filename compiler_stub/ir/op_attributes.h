@@ -10,15 +10,46 @@
 namespace pjrtx::ir {
 
 enum class UnaryOp {
-  kAbs, kCbrt, kCeil, kCosine, kCountLeadingZeros, kExponential,
-  kExponentialMinusOne, kFloor, kIsFinite, kLog, kLogPlusOne, kLogistic,
-  kNegate, kNot, kPopcnt, kRoundNearestAfz, kRoundNearestEven, kRsqrt,
-  kSign, kSine, kSqrt, kTan, kTanh,
+  kAbs,
+  kCbrt,
+  kCeil,
+  kCosine,
+  kCountLeadingZeros,
+  kExponential,
+  kExponentialMinusOne,
+  kFloor,
+  kIsFinite,
+  kLog,
+  kLogPlusOne,
+  kLogistic,
+  kNegate,
+  kNot,
+  kPopcnt,
+  kRoundNearestAfz,
+  kRoundNearestEven,
+  kRsqrt,
+  kSign,
+  kSine,
+  kSqrt,
+  kTan,
+  kTanh,
 };
 enum class BinaryOp {
-  kAdd, kAnd, kAtan2, kDivide, kMaximum, kMinimum, kMultiply, kOr, kPower,
-  kRemainder, kShiftLeft, kShiftRightArithmetic, kShiftRightLogical,
-  kSubtract, kXor,
+  kAdd,
+  kAnd,
+  kAtan2,
+  kDivide,
+  kMaximum,
+  kMinimum,
+  kMultiply,
+  kOr,
+  kPower,
+  kRemainder,
+  kShiftLeft,
+  kShiftRightArithmetic,
+  kShiftRightLogical,
+  kSubtract,
+  kXor,
 };
 enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 // NOTYPE means "by element type" (FLOAT for floats, SIGNED/UNSIGNED for
@@ -39,7 +70,7 @@ struct ConvolutionDimensions {
   std::vector<int64_t> output_spatial;
 };
 struct ConvolutionWindow {
-  std::vector<int64_t> strides;                      // Per spatial dim; default 1.
+  std::vector<int64_t> strides;  // Per spatial dim; default 1.
   std::vector<std::pair<int64_t, int64_t>> padding;  // Default (0, 0).
   std::vector<int64_t> lhs_dilation;                 // Default 1.
   std::vector<int64_t> rhs_dilation;                 // Default 1.

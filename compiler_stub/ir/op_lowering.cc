@@ -14,30 +14,52 @@ namespace {
 // test runner prints when it skips them.
 const std::set<std::string>& CollectiveOps() {
   static const auto* ops = new std::set<std::string>{
-      "stablehlo.all_gather",  "stablehlo.all_reduce",
-      "stablehlo.all_to_all",  "stablehlo.collective_broadcast",
-      "stablehlo.collective_permute", "stablehlo.reduce_scatter",
-      "stablehlo.send",        "stablehlo.recv",
-      "stablehlo.replica_id",  "stablehlo.partition_id",
-      "stablehlo.infeed",      "stablehlo.outfeed",
+      "stablehlo.all_gather",
+      "stablehlo.all_reduce",
+      "stablehlo.all_to_all",
+      "stablehlo.collective_broadcast",
+      "stablehlo.collective_permute",
+      "stablehlo.reduce_scatter",
+      "stablehlo.send",
+      "stablehlo.recv",
+      "stablehlo.replica_id",
+      "stablehlo.partition_id",
+      "stablehlo.infeed",
+      "stablehlo.outfeed",
   };
   return *ops;
 }
 
 const std::set<std::string>& UnsupportedOps() {
   static const auto* ops = new std::set<std::string>{
-      "stablehlo.batch_norm_grad", "stablehlo.batch_norm_inference",
-      "stablehlo.batch_norm_training", "stablehlo.cholesky",
-      "stablehlo.complex", "stablehlo.custom_call", "stablehlo.dynamic_broadcast_in_dim",
-      "stablehlo.dynamic_conv", "stablehlo.dynamic_gather",
-      "stablehlo.dynamic_iota", "stablehlo.dynamic_pad",
-      "stablehlo.dynamic_reshape", "stablehlo.einsum", "stablehlo.fft",
-      "stablehlo.imag", "stablehlo.real", "stablehlo.rng",
-      "stablehlo.rng_bit_generator", "stablehlo.triangular_solve",
-      "stablehlo.uniform_dequantize", "stablehlo.uniform_quantize",
-      "stablehlo.torch_index_select", "stablehlo.unary_einsum",
-      "stablehlo.cross-replica-sum", "stablehlo.create_token",
-      "stablehlo.trace", "stablehlo.broadcast", "stablehlo.dot",
+      "stablehlo.batch_norm_grad",
+      "stablehlo.batch_norm_inference",
+      "stablehlo.batch_norm_training",
+      "stablehlo.cholesky",
+      "stablehlo.complex",
+      "stablehlo.custom_call",
+      "stablehlo.dynamic_broadcast_in_dim",
+      "stablehlo.dynamic_conv",
+      "stablehlo.dynamic_gather",
+      "stablehlo.dynamic_iota",
+      "stablehlo.dynamic_pad",
+      "stablehlo.dynamic_reshape",
+      "stablehlo.einsum",
+      "stablehlo.fft",
+      "stablehlo.imag",
+      "stablehlo.real",
+      "stablehlo.rng",
+      "stablehlo.rng_bit_generator",
+      "stablehlo.triangular_solve",
+      "stablehlo.uniform_dequantize",
+      "stablehlo.uniform_quantize",
+      "stablehlo.torch_index_select",
+      "stablehlo.unary_einsum",
+      "stablehlo.cross-replica-sum",
+      "stablehlo.create_token",
+      "stablehlo.trace",
+      "stablehlo.broadcast",
+      "stablehlo.dot",
   };
   return *ops;
 }
@@ -46,20 +68,23 @@ absl::Status LowerCheck(OpState& s) {
   const std::string& name = s.op.name;
   const bool with_constant = absl::EndsWith(name, "_const");
   if (s.context.check_outputs == nullptr) {
-    return s.Error("check ops are only allowed in the entry function of a "
-                   "test program");
+    return s.Error(
+        "check ops are only allowed in the entry function of a "
+        "test program");
   }
   if (name == "check.expect_serialized_eq") {
-    return UnsupportedAt(s.op.location, "check.expect_serialized_eq compares "
-                                        "against an interpreter trace, which "
-                                        "is not supported");
+    return UnsupportedAt(s.op.location,
+                         "check.expect_serialized_eq compares "
+                         "against an interpreter trace, which "
+                         "is not supported");
   }
   const size_t want = with_constant ? 1 : 2;
   absl::Status status = s.RequireOperands(want);
   if (!status.ok()) return status;
   if (with_constant) {
     const mlir::Attribute* value = s.attributes.Find("value");
-    if (value == nullptr || value->kind != mlir::Attribute::Kind::kDenseElements) {
+    if (value == nullptr ||
+        value->kind != mlir::Attribute::Kind::kDenseElements) {
       return s.Error("needs an expected dense<...> value");
     }
     absl::StatusOr<ValueType> type = ConvertType(value->type);
@@ -119,8 +144,10 @@ absl::Status LowerTupleOp(OpState& s) {
   if (!index.ok()) return index.status();
   const auto& elements = s.operands[0].type.elements;
   if (*index < 0 || *index >= static_cast<int64_t>(elements.size())) {
-    return s.Error(absl::StrCat("index ", *index, " is out of range for a "
-                                "tuple of ", elements.size()));
+    return s.Error(absl::StrCat("index ", *index,
+                                " is out of range for a "
+                                "tuple of ",
+                                elements.size()));
   }
   status = s.RequireResults(1);
   if (!status.ok()) return status;
@@ -149,8 +176,10 @@ absl::Status LowerPassThrough(OpState& s) {
   }
   for (size_t i = 0; i < s.operands.size(); ++i) {
     if (!(s.operands[i].type == s.result_types[i])) {
-      return s.Error(absl::StrCat("result ", i, " must have the type of "
-                                  "operand ", i));
+      return s.Error(absl::StrCat("result ", i,
+                                  " must have the type of "
+                                  "operand ",
+                                  i));
     }
   }
   s.instruction.opcode = OpCode::kOptimizationBarrier;
@@ -165,16 +194,16 @@ absl::Status OpState::Error(absl::string_view message) const {
 
 absl::Status OpState::RequireOperands(size_t count) const {
   if (operands.size() != count) {
-    return Error(absl::StrCat("takes ", count, " operand(s), got ",
-                              operands.size()));
+    return Error(
+        absl::StrCat("takes ", count, " operand(s), got ", operands.size()));
   }
   return absl::OkStatus();
 }
 
 absl::Status OpState::RequireResults(size_t count) const {
   if (result_types.size() != count) {
-    return Error(absl::StrCat("has ", count, " result(s), got ",
-                              result_types.size()));
+    return Error(
+        absl::StrCat("has ", count, " result(s), got ", result_types.size()));
   }
   return absl::OkStatus();
 }
@@ -208,9 +237,8 @@ absl::StatusOr<int> OpState::Region(size_t index, const std::string& name) {
     return Error(absl::StrCat("needs ", index + 1, " region(s), has ",
                               op.regions.size()));
   }
-  return context.lowerer.LowerRegion(op.regions[index],
-                                     absl::StrCat(op.name, " ", name),
-                                     context.scope);
+  return context.lowerer.LowerRegion(
+      op.regions[index], absl::StrCat(op.name, " ", name), context.scope);
 }
 
 absl::StatusOr<int> OpState::ScalarRegion(
@@ -239,9 +267,8 @@ absl::StatusOr<int> OpState::ScalarRegion(
     return absl::StrCat("(", text, ")");
   };
   if (!scalar_types_match(c.parameter_types, params)) {
-    return Error(absl::StrCat("region ", index, " must take ",
-                              describe(params), ", takes ",
-                              TypesToString(c.parameter_types)));
+    return Error(absl::StrCat("region ", index, " must take ", describe(params),
+                              ", takes ", TypesToString(c.parameter_types)));
   }
   if (!returns.empty() && !scalar_types_match(c.result_types, returns)) {
     return Error(absl::StrCat("region ", index, " must return ",
@@ -261,11 +288,11 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
       absl::StatusOr<ValueType> declared = ConvertType(op.operand_types[i]);
       if (!declared.ok()) return declared.status();
       if (!(*declared == value->type)) {
-        return ErrorAt(op.operands[i].location,
-                       absl::StrCat(op.name, ": operand %", op.operands[i].name,
-                                    " has type ", value->type.ToString(),
-                                    " but the op declares ",
-                                    declared->ToString()));
+        return ErrorAt(
+            op.operands[i].location,
+            absl::StrCat(op.name, ": operand %", op.operands[i].name,
+                         " has type ", value->type.ToString(),
+                         " but the op declares ", declared->ToString()));
       }
     }
     s.operands.push_back(*value);
@@ -276,10 +303,10 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     s.result_types.push_back(*type);
   }
   if (static_cast<int>(s.result_types.size()) != op.num_results) {
-    return ErrorAt(op.location,
-                   absl::StrCat(op.name, " defines ", op.num_results,
-                                " value(s) but has ", s.result_types.size(),
-                                " result type(s)"));
+    return ErrorAt(
+        op.location,
+        absl::StrCat(op.name, " defines ", op.num_results, " value(s) but has ",
+                     s.result_types.size(), " result type(s)"));
   }
   s.instruction.name = op.name;
   s.instruction.line = op.location.line;
@@ -293,7 +320,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   absl::Status status;
   if (absl::StartsWith(op.name, "interpreter.")) {
     return UnsupportedAt(op.location,
-                         absl::StrCat(op.name, " is an op of the StableHLO "
+                         absl::StrCat(op.name,
+                                      " is an op of the StableHLO "
                                       "reference interpreter only"));
   }
   if (absl::StartsWith(op.name, "check.")) {
@@ -312,7 +340,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     status = LowerPassThrough(s);
   } else if (CollectiveOps().count(op.name)) {
     return UnsupportedAt(op.location,
-                         absl::StrCat(op.name, " is a collective/host op; "
+                         absl::StrCat(op.name,
+                                      " is a collective/host op; "
                                       "these run with the collectives "
                                       "runtime, not yet here"));
   } else if (UnsupportedOps().count(op.name)) {

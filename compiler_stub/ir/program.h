@@ -20,7 +20,7 @@ namespace pjrtx::ir {
 struct ValueType {
   enum class Kind { kTensor, kTuple, kToken };
   Kind kind = Kind::kTensor;
-  Shape shape;                     // kTensor.
+  Shape shape;                      // kTensor.
   std::vector<ValueType> elements;  // kTuple.
 
   static ValueType Tensor(Shape shape) {
@@ -71,6 +71,31 @@ enum class OpCode {
   // A value the caller asked to see (check ops of the test corpus become
   // extra outputs, see CompileOptions::checks_as_outputs).
   kOutput,
+  // Elementwise ops (and the scalar broadcasts and constants feeding them)
+  // fused into one pass over memory; see FusedBody.
+  kFusedElementwise,
+};
+
+// The body of a kFusedElementwise instruction: a straight-line program
+// over registers, each one element of the fused shape. Registers
+// [0, num_inputs) are the instruction's operands (a rank-0 operand is the
+// same value at every element); then each step defines one register.
+struct FusedStep {
+  OpCode opcode = OpCode::kUnary;  // kUnary, kBinary, kCompare, kSelect,
+                                   // kClamp or kConvert.
+  UnaryOp unary = UnaryOp::kAbs;
+  BinaryOp binary = BinaryOp::kAdd;
+  ComparisonDirection comparison = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kNoType;
+  std::vector<int> inputs;               // Registers.
+  ElementType type = ElementType::kF32;  // Of the register defined.
+};
+
+struct FusedBody {
+  int num_inputs = 0;
+  std::vector<FusedStep> steps;
+  // Registers that are the instruction's results, in order.
+  std::vector<int> outputs;
 };
 
 // The attributes of one instruction; each opcode reads the fields its
@@ -100,6 +125,7 @@ struct OpAttributes {
   GatherDimensions gather;
   ScatterDimensions scatter;
   int callee = -1;  // kCall: index into Program::computations.
+  FusedBody fused;  // kFusedElementwise.
 };
 
 struct Instruction {

@@ -85,10 +85,10 @@ absl::StatusOr<WindowSpec> ReadWindow(OpState& s, int rank,
   auto dims = s.attributes.Integers(dims_name);
   auto strides =
       s.attributes.Integers(strides_name, std::vector<int64_t>(rank, 1));
-  auto base = s.attributes.Integers("base_dilations",
-                                    std::vector<int64_t>(rank, 1));
-  auto window = s.attributes.Integers("window_dilations",
-                                      std::vector<int64_t>(rank, 1));
+  auto base =
+      s.attributes.Integers("base_dilations", std::vector<int64_t>(rank, 1));
+  auto window =
+      s.attributes.Integers("window_dilations", std::vector<int64_t>(rank, 1));
   auto padding = s.attributes.Pairs(
       "padding", std::vector<std::pair<int64_t, int64_t>>(rank, {0, 0}));
   for (absl::Status st : {dims.status(), strides.status(), base.status(),
@@ -121,7 +121,8 @@ std::vector<int64_t> WindowedShape(const std::vector<int64_t>& in,
                                    const WindowSpec& w) {
   std::vector<int64_t> out;
   for (size_t i = 0; i < in.size(); ++i) {
-    const int64_t dilated = in[i] == 0 ? 0 : (in[i] - 1) * w.base_dilations[i] + 1;
+    const int64_t dilated =
+        in[i] == 0 ? 0 : (in[i] - 1) * w.base_dilations[i] + 1;
     const int64_t padded = dilated + w.padding[i].first + w.padding[i].second;
     const int64_t window = (w.dimensions[i] - 1) * w.window_dilations[i] + 1;
     out.push_back(padded < window ? 0 : (padded - window) / w.strides[i] + 1);
@@ -134,8 +135,8 @@ absl::Status LowerReduceWindow(OpState& s) {
   size_t n = 0;
   if (status.ok()) status = SplitInputsAndInits(s, &n);
   if (!status.ok()) return status;
-  auto window = ReadWindow(s, s.shape(0).rank(), "window_dimensions",
-                           "window_strides");
+  auto window =
+      ReadWindow(s, s.shape(0).rank(), "window_dimensions", "window_strides");
   if (!window.ok()) return window.status();
   const std::vector<ElementType> types = InputTypes(s, n);
   const std::vector<int64_t> out = WindowedShape(s.shape(0).dims, *window);
@@ -169,11 +170,11 @@ absl::Status LowerSelectAndScatter(OpState& s) {
   }
   status = s.ExpectResult(0, Shape{s.shape(1).type, operand.dims});
   if (!status.ok()) return status;
-  auto select = s.ScalarRegion(0, {operand.type, operand.type},
-                               {ElementType::kPred});
+  auto select =
+      s.ScalarRegion(0, {operand.type, operand.type}, {ElementType::kPred});
   if (!select.ok()) return select.status();
-  auto scatter = s.ScalarRegion(1, {s.shape(1).type, s.shape(1).type},
-                                {s.shape(1).type});
+  auto scatter =
+      s.ScalarRegion(1, {s.shape(1).type, s.shape(1).type}, {s.shape(1).type});
   if (!scatter.ok()) return scatter.status();
   s.instruction.opcode = OpCode::kSelectAndScatter;
   s.instruction.attributes.window = *window;
@@ -201,8 +202,10 @@ absl::Status LowerSort(OpState& s) {
   if (!stable.ok()) return stable.status();
   int64_t d = *dim < 0 ? *dim + first.rank() : *dim;
   if (d < 0 || d >= first.rank()) {
-    return s.Error(absl::StrCat("dimension ", *dim, " is out of range for "
-                                "rank ", first.rank()));
+    return s.Error(absl::StrCat("dimension ", *dim,
+                                " is out of range for "
+                                "rank ",
+                                first.rank()));
   }
   std::vector<ElementType> params;
   for (size_t i = 0; i < s.operands.size(); ++i) {
@@ -279,7 +282,8 @@ absl::Status LowerScatter(OpState& s) {
   const Shape& input = s.shape(0);
   const Shape& indices = s.shape(n);
   const Shape& updates = s.shape(n + 1);
-  if (!IsInteger(indices.type)) return s.Error("scatter_indices must be integers");
+  if (!IsInteger(indices.type))
+    return s.Error("scatter_indices must be integers");
   if (d.index_vector_dim < 0 || d.index_vector_dim > indices.rank()) {
     return s.Error("index_vector_dim is out of range");
   }
@@ -287,8 +291,9 @@ absl::Status LowerScatter(OpState& s) {
     return std::all_of(v.begin(), v.end(),
                        [rank](int64_t x) { return x >= 0 && x < rank; });
   };
-  const int64_t index_count =
-      d.index_vector_dim == indices.rank() ? 1 : indices.dims[d.index_vector_dim];
+  const int64_t index_count = d.index_vector_dim == indices.rank()
+                                  ? 1
+                                  : indices.dims[d.index_vector_dim];
   if (!in_range(d.update_window_dims, updates.rank()) ||
       !in_range(d.inserted_window_dims, input.rank()) ||
       !in_range(d.input_batching_dims, input.rank()) ||
@@ -299,8 +304,9 @@ absl::Status LowerScatter(OpState& s) {
       static_cast<int64_t>(d.update_window_dims.size() +
                            d.inserted_window_dims.size() +
                            d.input_batching_dims.size()) != input.rank()) {
-    return s.Error("scatter_dimension_numbers are inconsistent with the "
-                   "operand ranks");
+    return s.Error(
+        "scatter_dimension_numbers are inconsistent with the "
+        "operand ranks");
   }
   std::vector<ElementType> types;
   for (size_t i = 0; i < n; ++i) {
@@ -315,11 +321,10 @@ absl::Status LowerScatter(OpState& s) {
   // Window sizes of the updates may not exceed the input's.
   std::vector<int64_t> window_sizes;
   for (int64_t dim = 0, w = 0; dim < input.rank(); ++dim) {
-    const bool removed =
-        std::count(d.inserted_window_dims.begin(), d.inserted_window_dims.end(),
-                   dim) ||
-        std::count(d.input_batching_dims.begin(), d.input_batching_dims.end(),
-                   dim);
+    const bool removed = std::count(d.inserted_window_dims.begin(),
+                                    d.inserted_window_dims.end(), dim) ||
+                         std::count(d.input_batching_dims.begin(),
+                                    d.input_batching_dims.end(), dim);
     if (removed) continue;
     if (w >= static_cast<int64_t>(d.update_window_dims.size())) break;
     if (updates.dims[d.update_window_dims[w]] > input.dims[dim]) {
@@ -341,8 +346,8 @@ absl::Status LowerWhile(OpState& s) {
   }
   for (size_t i = 0; i < s.operands.size(); ++i) {
     if (!(s.operands[i].type == s.result_types[i])) {
-      return s.Error(absl::StrCat("result ", i, " must have operand ", i,
-                                  "'s type"));
+      return s.Error(
+          absl::StrCat("result ", i, " must have operand ", i, "'s type"));
     }
   }
   auto cond = s.Region(0, "cond");
@@ -358,8 +363,8 @@ absl::Status LowerWhile(OpState& s) {
                                 " and return (tensor<i1>)"));
   }
   if (b.parameter_types != types || b.result_types != types) {
-    return s.Error(absl::StrCat("body must take and return ",
-                                TypesToString(types)));
+    return s.Error(
+        absl::StrCat("body must take and return ", TypesToString(types)));
   }
   s.instruction.opcode = OpCode::kWhile;
   s.instruction.regions = {*cond, *body};
@@ -384,7 +389,8 @@ absl::Status LowerBranches(OpState& s, bool is_if) {
     if (!branch.ok()) return branch.status();
     const Computation& c = s.context.lowerer.computation(*branch);
     if (!c.parameter_types.empty() || c.result_types != s.result_types) {
-      return s.Error(absl::StrCat("branch ", i, " must take nothing and "
+      return s.Error(absl::StrCat("branch ", i,
+                                  " must take nothing and "
                                   "return ",
                                   TypesToString(s.result_types)));
     }

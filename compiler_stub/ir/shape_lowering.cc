@@ -27,8 +27,8 @@ absl::Status CheckDims(const OpState& s, const std::string& what,
   for (int64_t d : dims) {
     if (d < 0 || d >= rank || !seen.insert(d).second) {
       return s.Error(absl::StrCat(what, " [", absl::StrJoin(dims, ","),
-                                  "] must be distinct dimensions in [0, ",
-                                  rank, ")"));
+                                  "] must be distinct dimensions in [0, ", rank,
+                                  ")"));
     }
   }
   return absl::OkStatus();
@@ -44,8 +44,7 @@ absl::Status LowerBroadcast(OpState& s) {
   const Shape& out = s.result(0);
   if (static_cast<int>(dims->size()) != in.rank()) {
     return s.Error(absl::StrCat("broadcast_dimensions has ", dims->size(),
-                                " entries for an operand of rank ",
-                                in.rank()));
+                                " entries for an operand of rank ", in.rank()));
   }
   status = CheckDims(s, "broadcast_dimensions", *dims, out.rank());
   if (!status.ok()) return status;
@@ -53,8 +52,7 @@ absl::Status LowerBroadcast(OpState& s) {
     if (in.dims[i] != 1 && in.dims[i] != out.dims[(*dims)[i]]) {
       return s.Error(absl::StrCat("operand dimension ", i, " (", in.dims[i],
                                   ") cannot broadcast to result dimension ",
-                                  (*dims)[i], " (", out.dims[(*dims)[i]],
-                                  ")"));
+                                  (*dims)[i], " (", out.dims[(*dims)[i]], ")"));
     }
   }
   if (in.type != out.type) return s.Error("element types differ");
@@ -108,16 +106,17 @@ absl::Status LowerSlice(OpState& s) {
   const size_t rank = in.rank();
   if (start->size() != rank || limit->size() != rank ||
       strides->size() != rank) {
-    return s.Error("start_indices, limit_indices and strides need one entry "
-                   "per dimension");
+    return s.Error(
+        "start_indices, limit_indices and strides need one entry "
+        "per dimension");
   }
   Shape inferred{in.type, {}};
   for (size_t i = 0; i < rank; ++i) {
     const int64_t b = (*start)[i], e = (*limit)[i], st = (*strides)[i];
     if (b < 0 || b > e || e > in.dims[i] || st <= 0) {
       return s.Error(absl::StrCat("slice [", b, ":", e, ":", st,
-                                  "] of dimension ", i, " (size ",
-                                  in.dims[i], ") is invalid"));
+                                  "] of dimension ", i, " (size ", in.dims[i],
+                                  ") is invalid"));
     }
     inferred.dims.push_back((e - b + st - 1) / st);
   }
@@ -129,11 +128,12 @@ absl::Status LowerSlice(OpState& s) {
 }
 
 // The scalar integer index operands from position `first`.
-absl::Status CheckIndexOperands(const OpState& s, size_t first,
-                                int64_t count) {
+absl::Status CheckIndexOperands(const OpState& s, size_t first, int64_t count) {
   if (s.operands.size() != first + count) {
-    return s.Error(absl::StrCat("needs ", count, " start index operand(s), "
-                                "got ", s.operands.size() - first));
+    return s.Error(absl::StrCat("needs ", count,
+                                " start index operand(s), "
+                                "got ",
+                                s.operands.size() - first));
   }
   for (size_t i = first; i < s.operands.size(); ++i) {
     if (!s.shape(i).dims.empty() || !IsInteger(s.shape(i).type)) {
@@ -183,9 +183,9 @@ absl::Status LowerDynamicUpdateSlice(OpState& s) {
   }
   for (int i = 0; i < in.rank(); ++i) {
     if (update.dims[i] > in.dims[i]) {
-      return s.Error(absl::StrCat("update dimension ", i, " (",
-                                  update.dims[i], ") exceeds the operand's (",
-                                  in.dims[i], ")"));
+      return s.Error(absl::StrCat("update dimension ", i, " (", update.dims[i],
+                                  ") exceeds the operand's (", in.dims[i],
+                                  ")"));
     }
   }
   s.instruction.opcode = OpCode::kDynamicUpdateSlice;
@@ -201,8 +201,10 @@ absl::Status LowerConcatenate(OpState& s) {
   if (!dim.ok()) return dim.status();
   const Shape& first = s.shape(0);
   if (*dim < 0 || *dim >= first.rank()) {
-    return s.Error(absl::StrCat("dimension ", *dim, " is out of range for "
-                                "rank ", first.rank()));
+    return s.Error(absl::StrCat("dimension ", *dim,
+                                " is out of range for "
+                                "rank ",
+                                first.rank()));
   }
   Shape inferred = first;
   inferred.dims[*dim] = 0;
@@ -210,13 +212,14 @@ absl::Status LowerConcatenate(OpState& s) {
     const Shape& shape = s.shape(i);
     if (shape.rank() != first.rank() || shape.type != first.type) {
       return s.Error(absl::StrCat("operand ", i, " is ", shape.ToString(),
-                                  ", not of ", first.ToString(), "'s rank "
+                                  ", not of ", first.ToString(),
+                                  "'s rank "
                                   "and type"));
     }
     for (int d = 0; d < first.rank(); ++d) {
       if (d != *dim && shape.dims[d] != first.dims[d]) {
-        return s.Error(absl::StrCat("operand ", i, " differs in dimension ",
-                                    d));
+        return s.Error(
+            absl::StrCat("operand ", i, " differs in dimension ", d));
       }
     }
     inferred.dims[*dim] += shape.dims[*dim];
@@ -248,14 +251,14 @@ absl::Status LowerPad(OpState& s) {
     if ((*interior)[i] < 0 || (*interior)[i] > (int64_t{1} << 32) ||
         std::abs((*low)[i]) > (int64_t{1} << 40) ||
         std::abs((*high)[i]) > (int64_t{1} << 40)) {
-      return s.Error(absl::StrCat("padding of dimension ", i,
-                                  " is out of range"));
+      return s.Error(
+          absl::StrCat("padding of dimension ", i, " is out of range"));
     }
     const int64_t size = in.dims[i] + (*low)[i] + (*high)[i] +
                          std::max<int64_t>(in.dims[i] - 1, 0) * (*interior)[i];
     if (size < 0) {
-      return s.Error(absl::StrCat("padding makes dimension ", i,
-                                  " negative (", size, ")"));
+      return s.Error(absl::StrCat("padding makes dimension ", i, " negative (",
+                                  size, ")"));
     }
     inferred.dims.push_back(size);
   }
@@ -310,8 +313,9 @@ absl::Status LowerDotGeneral(OpState& s) {
   const Shape& rhs = s.shape(1);
   if (dims.lhs_batching.size() != dims.rhs_batching.size() ||
       dims.lhs_contracting.size() != dims.rhs_contracting.size()) {
-    return s.Error("lhs and rhs need as many batching and contracting "
-                   "dimensions");
+    return s.Error(
+        "lhs and rhs need as many batching and contracting "
+        "dimensions");
   }
   std::vector<int64_t> lhs_all = dims.lhs_batching;
   lhs_all.insert(lhs_all.end(), dims.lhs_contracting.begin(),
@@ -319,8 +323,8 @@ absl::Status LowerDotGeneral(OpState& s) {
   std::vector<int64_t> rhs_all = dims.rhs_batching;
   rhs_all.insert(rhs_all.end(), dims.rhs_contracting.begin(),
                  dims.rhs_contracting.end());
-  status = CheckDims(s, "lhs batching+contracting dimensions", lhs_all,
-                     lhs.rank());
+  status =
+      CheckDims(s, "lhs batching+contracting dimensions", lhs_all, lhs.rank());
   if (status.ok()) {
     status = CheckDims(s, "rhs batching+contracting dimensions", rhs_all,
                        rhs.rank());
@@ -330,8 +334,8 @@ absl::Status LowerDotGeneral(OpState& s) {
     if (lhs.dims[lhs_all[i]] != rhs.dims[rhs_all[i]]) {
       return s.Error(absl::StrCat("lhs dimension ", lhs_all[i], " (",
                                   lhs.dims[lhs_all[i]],
-                                  ") does not match rhs dimension ",
-                                  rhs_all[i], " (", rhs.dims[rhs_all[i]], ")"));
+                                  ") does not match rhs dimension ", rhs_all[i],
+                                  " (", rhs.dims[rhs_all[i]], ")"));
     }
   }
   Shape inferred{s.result(0).type, {}};
@@ -375,7 +379,8 @@ absl::Status LowerGather(OpState& s) {
   if (!sizes.ok()) return sizes.status();
   const Shape& operand = s.shape(0);
   const Shape& indices = s.shape(1);
-  if (!IsInteger(indices.type)) return s.Error("start_indices must be integers");
+  if (!IsInteger(indices.type))
+    return s.Error("start_indices must be integers");
   if (g.index_vector_dim < 0 || g.index_vector_dim > indices.rank()) {
     return s.Error(absl::StrCat("index_vector_dim ", g.index_vector_dim,
                                 " is out of range"));
@@ -405,10 +410,12 @@ absl::Status LowerGather(OpState& s) {
   for (int64_t d : g.collapsed_slice_dims) {
     if ((*sizes)[d] > 1) return s.Error("collapsed slice sizes must be <= 1");
   }
-  const int64_t index_count =
-      g.index_vector_dim == indices.rank() ? 1 : indices.dims[g.index_vector_dim];
+  const int64_t index_count = g.index_vector_dim == indices.rank()
+                                  ? 1
+                                  : indices.dims[g.index_vector_dim];
   if (static_cast<int64_t>(g.start_index_map.size()) != index_count) {
-    return s.Error(absl::StrCat("start_index_map has ", g.start_index_map.size(),
+    return s.Error(absl::StrCat("start_index_map has ",
+                                g.start_index_map.size(),
                                 " entries for index vectors of ", index_count));
   }
   // Result: batch dims (indices without index_vector_dim) interleaved with
@@ -487,23 +494,28 @@ absl::Status LowerConvolution(OpState& s) {
   std::vector<int64_t> o_dims = {d.output_batch, d.output_feature};
   o_dims.insert(o_dims.end(), d.output_spatial.begin(), d.output_spatial.end());
   status = CheckDims(s, "input dimensions", in_dims, lhs.rank());
-  if (status.ok()) status = CheckDims(s, "kernel dimensions", k_dims, rhs.rank());
+  if (status.ok())
+    status = CheckDims(s, "kernel dimensions", k_dims, rhs.rank());
   if (status.ok()) {
     status = CheckDims(s, "output dimensions", o_dims, s.result(0).rank());
   }
   if (!status.ok()) return status;
   ConvolutionWindow w;
-  auto strides = s.attributes.Integers("window_strides", std::vector<int64_t>(n, 1));
+  auto strides =
+      s.attributes.Integers("window_strides", std::vector<int64_t>(n, 1));
   auto padding = s.attributes.Pairs(
       "padding", std::vector<std::pair<int64_t, int64_t>>(n, {0, 0}));
-  auto lhs_dil = s.attributes.Integers("lhs_dilation", std::vector<int64_t>(n, 1));
-  auto rhs_dil = s.attributes.Integers("rhs_dilation", std::vector<int64_t>(n, 1));
-  auto reversal = s.attributes.Bools("window_reversal", std::vector<bool>(n, false));
+  auto lhs_dil =
+      s.attributes.Integers("lhs_dilation", std::vector<int64_t>(n, 1));
+  auto rhs_dil =
+      s.attributes.Integers("rhs_dilation", std::vector<int64_t>(n, 1));
+  auto reversal =
+      s.attributes.Bools("window_reversal", std::vector<bool>(n, false));
   auto fgc = s.attributes.Integer("feature_group_count", 1);
   auto bgc = s.attributes.Integer("batch_group_count", 1);
-  for (absl::Status st : {strides.status(), padding.status(), lhs_dil.status(),
-                          rhs_dil.status(), reversal.status(), fgc.status(),
-                          bgc.status()}) {
+  for (absl::Status st :
+       {strides.status(), padding.status(), lhs_dil.status(), rhs_dil.status(),
+        reversal.status(), fgc.status(), bgc.status()}) {
     if (!st.ok()) return st;
   }
   if (strides->size() != n || padding->size() != n || lhs_dil->size() != n ||
@@ -515,21 +527,24 @@ absl::Status LowerConvolution(OpState& s) {
       rhs.dims[d.kernel_output_feature] % *bgc != 0 ||
       lhs.dims[d.input_batch] % *bgc != 0 ||
       lhs.dims[d.input_feature] / *fgc != rhs.dims[d.kernel_input_feature]) {
-    return s.Error("feature_group_count / batch_group_count do not divide the "
-                   "feature and batch dimensions consistently");
+    return s.Error(
+        "feature_group_count / batch_group_count do not divide the "
+        "feature and batch dimensions consistently");
   }
   Shape inferred{s.result(0).type, std::vector<int64_t>(lhs.rank())};
   inferred.dims[d.output_batch] = lhs.dims[d.input_batch] / *bgc;
   inferred.dims[d.output_feature] = rhs.dims[d.kernel_output_feature];
   for (size_t i = 0; i < n; ++i) {
-    const int64_t stride = (*strides)[i], ld = (*lhs_dil)[i], rd = (*rhs_dil)[i];
+    const int64_t stride = (*strides)[i], ld = (*lhs_dil)[i],
+                  rd = (*rhs_dil)[i];
     if (stride < 1 || ld < 1 || rd < 1) {
       return s.Error("strides and dilations must be positive");
     }
     const int64_t in = lhs.dims[d.input_spatial[i]];
     const int64_t k = rhs.dims[d.kernel_spatial[i]];
     const int64_t dilated_in = in == 0 ? 0 : (in - 1) * ld + 1;
-    const int64_t padded = dilated_in + (*padding)[i].first + (*padding)[i].second;
+    const int64_t padded =
+        dilated_in + (*padding)[i].first + (*padding)[i].second;
     const int64_t dilated_k = k == 0 ? 0 : (k - 1) * rd + 1;
     const int64_t out =
         padded < dilated_k ? 0 : (padded - dilated_k) / stride + 1;

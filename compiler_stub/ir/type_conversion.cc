@@ -45,9 +45,9 @@ absl::StatusOr<ValueType> ConvertType(const mlir::Type& type) {
     case mlir::Type::Kind::kTensor: {
       for (int64_t d : type.dims) {
         if (d < 0) {
-          return UnsupportedAt(type.location,
-                               absl::StrCat("dynamic shape ", type.text,
-                                            " is not supported"));
+          return UnsupportedAt(
+              type.location,
+              absl::StrCat("dynamic shape ", type.text, " is not supported"));
         }
       }
       if (!type.encoding.empty()) {
@@ -84,8 +84,8 @@ absl::StatusOr<ValueType> ConvertType(const mlir::Type& type) {
       return result;
     }
     default:
-      return UnsupportedAt(type.location, absl::StrCat("type ", type.text,
-                                                       " is not supported"));
+      return UnsupportedAt(
+          type.location, absl::StrCat("type ", type.text, " is not supported"));
   }
 }
 

@@ -1,7 +1,8 @@
 // The syntax tree of an MLIR text module, in MLIR's generic form.
 //
 // The parser accepts both the generic form
-//   %r = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+//   %r = "stablehlo.add"(%a, %b) : (tensor<2xf32>, tensor<2xf32>) ->
+//   tensor<2xf32>
 // and the pretty (custom) forms StableHLO and JAX print
 //   %r = stablehlo.add %a, %b : tensor<2xf32>
 // and returns both as the same Operation: the op's full name, operands,
@@ -182,8 +183,7 @@ struct Function {
   std::vector<FunctionArgument> arguments;
   std::vector<Type> result_types;
   // Result attributes, one list per result (empty lists when none).
-  std::vector<std::vector<std::pair<std::string, Attribute>>>
-      result_attributes;
+  std::vector<std::vector<std::pair<std::string, Attribute>>> result_attributes;
   std::vector<std::pair<std::string, Attribute>> attributes;
   Region body;  // One block whose arguments are the function arguments.
   Location location;

@@ -181,7 +181,8 @@ absl::Status ParseReduceOp(Parser& parser, Operation& op) {
   return absl::OkStatus();
 }
 
-// %pred -> (types) {...} else {...}, or the generic form's operand list.
+// %pred -> (types) {...} else {...}, a spelling some producers write (the
+// StableHLO printer uses the generic form), or the generic form unquoted.
 absl::Status ParseIfOp(Parser& parser, Operation& op) {
   if (parser.Is(TokenKind::kLParen)) return parser.ParseGenericBody(&op);
   PJRTX_ASSIGN_OR_RETURN(ValueRef pred, parser.ParseValueUse());
@@ -190,14 +191,13 @@ absl::Status ParseIfOp(Parser& parser, Operation& op) {
   op.operand_types = {MakeTensorType({}, "i1")};
   PJRTX_RETURN_IF_ERROR(parser.Expect(TokenKind::kArrow));
   PJRTX_ASSIGN_OR_RETURN(op.result_types, parser.ParseFunctionResultTypes());
-  for (const char* keyword : {"", "else"}) {
-    if (*keyword != '\0') {
-      PJRTX_RETURN_IF_ERROR(parser.ExpectKeyword(keyword));
-    }
-    Region region;
-    PJRTX_RETURN_IF_ERROR(parser.ParseRegion(&region, nullptr));
-    op.regions.push_back(std::move(region));
-  }
+  Region true_branch;
+  PJRTX_RETURN_IF_ERROR(parser.ParseRegion(&true_branch, nullptr));
+  PJRTX_RETURN_IF_ERROR(parser.ExpectKeyword("else"));
+  Region false_branch;
+  PJRTX_RETURN_IF_ERROR(parser.ParseRegion(&false_branch, nullptr));
+  op.regions.push_back(std::move(true_branch));
+  op.regions.push_back(std::move(false_branch));
   return absl::OkStatus();
 }
 

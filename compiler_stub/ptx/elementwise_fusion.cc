@@ -13,43 +13,6 @@ namespace {
 using ir::Instruction;
 using ir::OpCode;
 
-bool IsElementwise(const Instruction& instruction) {
-  switch (instruction.opcode) {
-    case OpCode::kUnary:
-    case OpCode::kBinary:
-    case OpCode::kCompare:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
-    case OpCode::kConvert:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// A constant whose elements are all equal, or a broadcast of a one-element
-// value: every thread sees the same value, so a kernel re-creates it from
-// one element instead of reading a materialized tensor.
-bool IsSplat(const Instruction& instruction) {
-  if (instruction.opcode == OpCode::kBroadcastInDim) {
-    return instruction.operand_types[0].shape.num_elements() == 1;
-  }
-  if (instruction.opcode != OpCode::kConstant) return false;
-  const std::vector<uint8_t>& bytes = instruction.attributes.constant;
-  const size_t size = ir::StorageSize(instruction.result_types[0].shape.type);
-  if (bytes.size() < size) return false;  // No elements.
-  for (size_t offset = size; offset < bytes.size(); offset += size) {
-    if (std::memcmp(bytes.data(), bytes.data() + offset, size) != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-const std::vector<int64_t>& ResultDims(const Instruction& instruction) {
-  return instruction.result_types[0].shape.dims;
-}
-
 // A valid PTX identifier made from `name` (letters, digits and '_').
 std::string Identifier(const std::string& name) {
   std::string id = name;
@@ -58,183 +21,185 @@ std::string Identifier(const std::string& name) {
                       (ch >= '0' && ch <= '9') || ch == '_';
     if (!word) ch = '_';
   }
-  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id.insert(0, "_");
+  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id = absl::StrCat("_", id);
   return id;
 }
 
-class Partitioner {
- public:
-  Partitioner(const ir::Program& program, int computation)
-      : program_(program),
-        computation_(program.computations[computation]),
-        producer_(computation_.num_values, -1),
-        readers_(computation_.num_values),
-        group_(computation_.instructions.size(), -1) {
-    for (size_t i = 0; i < computation_.instructions.size(); ++i) {
-      const Instruction& instruction = computation_.instructions[i];
-      for (int value : instruction.results) {
-        producer_[value] = static_cast<int>(i);
+// The StableHLO name of the op a fused step computes: the emitter's
+// UNIMPLEMENTED errors name the op that it cannot generate, and a step
+// keeps no name of its own.
+std::string StepName(const ir::FusedStep& step) {
+  switch (step.opcode) {
+    case OpCode::kUnary:
+      switch (step.unary) {
+        case ir::UnaryOp::kAbs:
+          return "stablehlo.abs";
+        case ir::UnaryOp::kCbrt:
+          return "stablehlo.cbrt";
+        case ir::UnaryOp::kCeil:
+          return "stablehlo.ceil";
+        case ir::UnaryOp::kCosine:
+          return "stablehlo.cosine";
+        case ir::UnaryOp::kCountLeadingZeros:
+          return "stablehlo.count_leading_zeros";
+        case ir::UnaryOp::kExponential:
+          return "stablehlo.exponential";
+        case ir::UnaryOp::kExponentialMinusOne:
+          return "stablehlo.exponential_minus_one";
+        case ir::UnaryOp::kFloor:
+          return "stablehlo.floor";
+        case ir::UnaryOp::kIsFinite:
+          return "stablehlo.is_finite";
+        case ir::UnaryOp::kLog:
+          return "stablehlo.log";
+        case ir::UnaryOp::kLogPlusOne:
+          return "stablehlo.log_plus_one";
+        case ir::UnaryOp::kLogistic:
+          return "stablehlo.logistic";
+        case ir::UnaryOp::kNegate:
+          return "stablehlo.negate";
+        case ir::UnaryOp::kNot:
+          return "stablehlo.not";
+        case ir::UnaryOp::kPopcnt:
+          return "stablehlo.popcnt";
+        case ir::UnaryOp::kRoundNearestAfz:
+          return "stablehlo.round_nearest_afz";
+        case ir::UnaryOp::kRoundNearestEven:
+          return "stablehlo.round_nearest_even";
+        case ir::UnaryOp::kRsqrt:
+          return "stablehlo.rsqrt";
+        case ir::UnaryOp::kSign:
+          return "stablehlo.sign";
+        case ir::UnaryOp::kSine:
+          return "stablehlo.sine";
+        case ir::UnaryOp::kSqrt:
+          return "stablehlo.sqrt";
+        case ir::UnaryOp::kTan:
+          return "stablehlo.tan";
+        case ir::UnaryOp::kTanh:
+          return "stablehlo.tanh";
       }
-      for (int value : Reads(instruction)) {
-        readers_[value].push_back(static_cast<int>(i));
+      break;
+    case OpCode::kBinary:
+      switch (step.binary) {
+        case ir::BinaryOp::kAdd:
+          return "stablehlo.add";
+        case ir::BinaryOp::kAnd:
+          return "stablehlo.and";
+        case ir::BinaryOp::kAtan2:
+          return "stablehlo.atan2";
+        case ir::BinaryOp::kDivide:
+          return "stablehlo.divide";
+        case ir::BinaryOp::kMaximum:
+          return "stablehlo.maximum";
+        case ir::BinaryOp::kMinimum:
+          return "stablehlo.minimum";
+        case ir::BinaryOp::kMultiply:
+          return "stablehlo.multiply";
+        case ir::BinaryOp::kOr:
+          return "stablehlo.or";
+        case ir::BinaryOp::kPower:
+          return "stablehlo.power";
+        case ir::BinaryOp::kRemainder:
+          return "stablehlo.remainder";
+        case ir::BinaryOp::kShiftLeft:
+          return "stablehlo.shift_left";
+        case ir::BinaryOp::kShiftRightArithmetic:
+          return "stablehlo.shift_right_arithmetic";
+        case ir::BinaryOp::kShiftRightLogical:
+          return "stablehlo.shift_right_logical";
+        case ir::BinaryOp::kSubtract:
+          return "stablehlo.subtract";
+        case ir::BinaryOp::kXor:
+          return "stablehlo.xor";
       }
-    }
+      break;
+    case OpCode::kCompare:
+      return "stablehlo.compare";
+    case OpCode::kSelect:
+      return "stablehlo.select";
+    case OpCode::kClamp:
+      return "stablehlo.clamp";
+    case OpCode::kConvert:
+      return "stablehlo.convert";
+    default:
+      break;
   }
+  return "fused elementwise step";
+}
 
-  std::vector<FusedKernel> Run() {
-    for (size_t i = 0; i < computation_.instructions.size(); ++i) {
-      Place(static_cast<int>(i));
-    }
-    std::vector<std::vector<int>> members(parent_.size());
-    for (size_t i = 0; i < group_.size(); ++i) {
-      if (group_[i] >= 0) members[Find(group_[i])].push_back(i);
-    }
-    std::vector<FusedKernel> kernels;
-    for (const std::vector<int>& group : members) {
-      if (group.empty()) continue;
-      FusedKernel kernel = Describe(group);
-      if (kernel.outputs.empty()) continue;
-      kernel.name = absl::StrCat(Identifier(computation_.name), "_fusion",
-                                 kernels.size());
-      kernels.push_back(std::move(kernel));
-    }
-    return kernels;
+// The kernel of one kFusedElementwise instruction: its body's steps become
+// instructions (results under the instruction's result numbers, the other
+// steps under fresh numbers past the computation's own), so the emitter
+// sees an ordinary straight-line program.
+FusedKernel KernelOf(const ir::Computation& computation, int index,
+                     const std::string& name) {
+  const Instruction& fused = computation.instructions[index];
+  const ir::FusedBody& body = fused.attributes.fused;
+  const std::vector<int64_t>& dims = fused.result_types[0].shape.dims;
+  FusedKernel kernel;
+  kernel.name = name;
+  kernel.dims = dims;
+  std::vector<int> value_of(body.num_inputs + body.steps.size(), -1);
+  std::vector<ir::ValueType> type_of(value_of.size());
+  // Registers that are results keep the computation's value numbers, so
+  // that out<i> binds to fused.results[i] and later kernels' inputs name
+  // the same values; the other steps get fresh numbers.
+  for (size_t k = 0; k < body.outputs.size(); ++k) {
+    value_of[body.outputs[k]] = fused.results[k];
   }
-
- private:
-  // The values `instruction` reads: its operands and, for ops with
-  // regions, the values those regions capture from this computation.
-  std::vector<int> Reads(const Instruction& instruction) const {
-    std::vector<int> values = instruction.operands;
-    for (int region : instruction.regions) {
-      const std::vector<int>& captures =
-          program_.computations[region].captures;
-      values.insert(values.end(), captures.begin(), captures.end());
-    }
-    return values;
+  for (int r = 0; r < body.num_inputs; ++r) {
+    const ir::Shape& shape = fused.operand_types[r].shape;
+    value_of[r] = fused.operands[r];
+    type_of[r] = fused.operand_types[r];
+    kernel.inputs.push_back(FusedInput{fused.operands[r], shape,
+                                       /*is_scalar=*/shape.dims.empty()});
   }
-
-  int Find(int group) {
-    while (parent_[group] != group) {
-      parent_[group] = parent_[parent_[group]];
-      group = parent_[group];
+  int next_value = computation.num_values;
+  for (size_t s = 0; s < body.steps.size(); ++s) {
+    const ir::FusedStep& step = body.steps[s];
+    Instruction inst;
+    inst.opcode = step.opcode;
+    inst.name = StepName(step);
+    // Steps keep no position of their own: errors point at the fused
+    // instruction, which is where its first member stood.
+    inst.line = fused.line;
+    inst.column = fused.column;
+    inst.attributes.unary = step.unary;
+    inst.attributes.binary = step.binary;
+    inst.attributes.comparison = step.comparison;
+    inst.attributes.comparison_type = step.comparison_type;
+    for (int r : step.inputs) {
+      inst.operands.push_back(value_of[r]);
+      inst.operand_types.push_back(type_of[r]);
     }
-    return group;
+    const int reg = body.num_inputs + static_cast<int>(s);
+    if (value_of[reg] < 0) value_of[reg] = next_value++;
+    type_of[reg] = ir::ValueType::Tensor(ir::Shape{step.type, dims});
+    inst.results = {value_of[reg]};
+    inst.result_types = {type_of[reg]};
+    kernel.instructions.push_back(std::move(inst));
+    kernel.source_instructions.push_back(index);
   }
-
-  // The group of the instruction producing `value`, or -1.
-  int GroupOf(int value) {
-    const int producer = producer_[value];
-    return producer < 0 || group_[producer] < 0 ? -1
-                                                : Find(group_[producer]);
+  for (int r : body.outputs) {
+    kernel.outputs.push_back(FusedOutput{value_of[r], type_of[r].shape});
   }
-
-  // Puts instruction `index` into the open groups it reads from (merging
-  // them) or a new one if it is elementwise, then closes every other group
-  // it reads from.
-  void Place(int index) {
-    const Instruction& instruction = computation_.instructions[index];
-    const std::vector<int> reads = Reads(instruction);
-    int joined = -1;
-    if (IsElementwise(instruction)) {
-      for (int value : reads) {
-        const int group = GroupOf(value);
-        if (group < 0 || closed_[group] ||
-            ResultDims(computation_.instructions[producer_[value]]) !=
-                ResultDims(instruction)) {
-          continue;
-        }
-        if (joined < 0) {
-          joined = group;
-        } else if (group != joined) {
-          parent_[group] = joined;
-        }
-      }
-      if (joined < 0) {
-        joined = static_cast<int>(parent_.size());
-        parent_.push_back(joined);
-        closed_.push_back(false);
-      }
-      group_[index] = joined;
-    }
-    for (int value : reads) {
-      const int group = GroupOf(value);
-      if (group >= 0 && group != joined) closed_[group] = true;
-    }
-  }
-
-  // Adds splat instruction `index` and the splats it reads to `kernel_set`.
-  void AddSplat(int index, std::set<int>& kernel_set) const {
-    if (!kernel_set.insert(index).second) return;
-    for (int value : computation_.instructions[index].operands) {
-      const int producer = producer_[value];
-      if (producer >= 0 && IsSplat(computation_.instructions[producer])) {
-        AddSplat(producer, kernel_set);
-      }
-    }
-  }
-
-  FusedKernel Describe(const std::vector<int>& group) const {
-    FusedKernel kernel;
-    kernel.dims = ResultDims(computation_.instructions[group.front()]);
-    const std::set<int> members(group.begin(), group.end());
-    std::set<int> kernel_set = members;
-    for (int index : group) {
-      for (int value : computation_.instructions[index].operands) {
-        const int producer = producer_[value];
-        if (producer >= 0 && !members.contains(producer) &&
-            IsSplat(computation_.instructions[producer])) {
-          AddSplat(producer, kernel_set);
-        }
-      }
-    }
-    std::set<int> inputs;
-    for (int index : kernel_set) {
-      const Instruction& instruction = computation_.instructions[index];
-      kernel.instructions.push_back(instruction);
-      kernel.source_instructions.push_back(index);
-      for (size_t i = 0; i < instruction.operands.size(); ++i) {
-        const int value = instruction.operands[i];
-        if (kernel_set.contains(producer_[value]) ||
-            !inputs.insert(value).second) {
-          continue;
-        }
-        const ir::Shape& shape = instruction.operand_types[i].shape;
-        kernel.inputs.push_back({value, shape, shape.dims != kernel.dims});
-      }
-    }
-    const std::set<int> results(computation_.results.begin(),
-                                computation_.results.end());
-    for (int index : group) {
-      const Instruction& instruction = computation_.instructions[index];
-      const std::vector<int>& readers = readers_[instruction.results[0]];
-      if (results.contains(instruction.results[0]) ||
-          std::any_of(readers.begin(), readers.end(), [&](int reader) {
-            return !members.contains(reader);
-          })) {
-        kernel.outputs.push_back(
-            {instruction.results[0], instruction.result_types[0].shape});
-      }
-    }
-    return kernel;
-  }
-
-  const ir::Program& program_;
-  const ir::Computation& computation_;
-  std::vector<int> producer_;  // Value -> instruction index, -1 if none.
-  std::vector<std::vector<int>> readers_;  // Value -> instruction indices.
-  std::vector<int> group_;     // Instruction index -> group, -1 if none.
-  std::vector<int> parent_;    // Union-find over groups.
-  // Groups that an instruction outside them reads: they cannot grow, since
-  // their kernel must run before that reader.
-  std::vector<bool> closed_;
-};
+  return kernel;
+}
 
 }  // namespace
 
 std::vector<FusedKernel> FindElementwiseFusions(const ir::Program& program,
                                                 int computation) {
-  return Partitioner(program, computation).Run();
+  const ir::Computation& c = program.computations[computation];
+  std::vector<FusedKernel> kernels;
+  for (size_t i = 0; i < c.instructions.size(); ++i) {
+    if (c.instructions[i].opcode != ir::OpCode::kFusedElementwise) continue;
+    kernels.push_back(
+        KernelOf(c, static_cast<int>(i),
+                 absl::StrCat(Identifier(c.name), "_fusion", kernels.size())));
+  }
+  return kernels;
 }
 
 }  // namespace pjrtx::ptx

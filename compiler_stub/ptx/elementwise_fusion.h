@@ -38,26 +38,21 @@ struct FusedKernel {
   // The index space: every output has these dims; the launch passes their
   // product as the element count.
   std::vector<int64_t> dims;
-  std::vector<FusedInput> inputs;
-  std::vector<FusedOutput> outputs;
-  // Copies of the instructions the kernel evaluates, in program order, with
-  // the computation's value numbers. Besides the elementwise ops this
-  // includes the splat constants and splat broadcasts they read; a kernel
-  // re-creates those per thread, so they may appear in several kernels.
+  std::vector<FusedInput> inputs;    // In the order of first reads.
+  std::vector<FusedOutput> outputs;  // In program order.
+  // The instructions the kernel evaluates, in order: the fused body's steps
+  // as instructions over the computation's value numbers. Steps that are
+  // the fused instruction's results keep its result numbers; the values in
+  // between are numbered past the computation's own.
   std::vector<ir::Instruction> instructions;
   // For each entry of `instructions`, its index in the computation.
   std::vector<int> source_instructions;
 };
 
-// Partitions the elementwise instructions of `program.computations[
-// computation]` (kUnary, kBinary, kCompare, kSelect, kClamp, kConvert) into
-// groups over one set of dims, each connected through def-use edges. A
-// kernel runs where the last instruction of its group stood: a group stops
-// growing once an instruction outside it reads one of its values, so that
-// every reader of an output comes after the kernel (and no value can leave
-// the group and come back). Splat constants and broadcasts of one-element
-// values join every group that reads them. Groups whose values nobody
-// reads are dropped. Kernels are named `<computation>_fusion<k>`.
+// The kernels of `program.computations[computation]`: one per
+// kFusedElementwise instruction that ir::FuseElementwise made (fusion is
+// decided once, in the target-neutral IR, for every target). Kernels are
+// named `<computation>_fusion<k>`.
 std::vector<FusedKernel> FindElementwiseFusions(const ir::Program& program,
                                                 int computation);
 

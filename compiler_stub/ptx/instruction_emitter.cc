@@ -1,12 +1,12 @@
 #include "compiler_stub/ptx/instruction_emitter.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -42,15 +42,14 @@ std::string BitsSuffix(ElementType type) {
 
 // The all-ones mask of the low `bits` bits (`bits` < 32).
 std::string LowBitsMask(int bits) {
-  return absl::StrFormat("0x%08X", (uint32_t{1} << bits) - 1);
+  return HexImmediate((uint64_t{1} << bits) - 1, 8);
 }
 
 absl::Status Unsupported(const ir::Instruction& instruction,
                          absl::string_view what) {
-  return absl::UnimplementedError(
-      absl::StrCat(instruction.line, ":", instruction.column, ": ",
-                   instruction.name, " ", what,
-                   " is not supported by the PTX emitter"));
+  return absl::UnimplementedError(absl::StrCat(
+      instruction.line, ":", instruction.column, ": ", instruction.name, " ",
+      what, " is not supported by the PTX emitter"));
 }
 
 std::string On(ElementType type) {
@@ -73,9 +72,8 @@ absl::StatusOr<Register> InstructionEmitter::Emit(
   if (!RegisterClassFor(result)) return Unsupported(instruction, On(result));
   // Widening bf16 is a shift; only rounding to it needs cvt.rn.bf16.f32.
   if (result == ElementType::kBF16 && sm_ < kBf16Sm) {
-    return Unsupported(instruction,
-                       absl::StrCat("on bf16 for sm_", sm_, " (needs sm_",
-                                    kBf16Sm, ")"));
+    return Unsupported(instruction, absl::StrCat("on bf16 for sm_", sm_,
+                                                 " (needs sm_", kBf16Sm, ")"));
   }
   switch (instruction.opcode) {
     case ir::OpCode::kConstant:
@@ -93,10 +91,9 @@ absl::StatusOr<Register> InstructionEmitter::Emit(
       return Select(operands[0], operands[1], operands[2]);
     case ir::OpCode::kClamp:
       // The spec's clamp(min, x, max) = minimum(maximum(x, min), max).
-      return MaxMin(false, MaxMin(true, operands[1], operands[0]),
-                    operands[2]);
+      return MaxMin(false, MaxMin(true, operands[1], operands[0]), operands[2]);
     case ir::OpCode::kConvert:
-      return Convert(instruction, operands[0], result);
+      return Convert(operands[0], result);
     default:
       return Unsupported(instruction, "(not elementwise)");
   }
@@ -123,21 +120,21 @@ absl::StatusOr<Register> InstructionEmitter::Constant(
       break;
     case ElementType::kF16:
     case ElementType::kBF16:
-      builder_.Emit("mov.b16", {r, absl::StrFormat("0x%04X", bits)});
+      builder_.Emit("mov.b16", {r, HexImmediate(bits, 4)});
       break;
     case ElementType::kF32:
-      builder_.Emit("mov.f32", {r, absl::StrFormat("0f%08X", bits)});
+      builder_.Emit(
+          "mov.f32",
+          {r, F32Immediate(std::bit_cast<float>(static_cast<uint32_t>(bits)))});
       break;
     case ElementType::kF64:
-      builder_.Emit("mov.f64", {r, absl::StrFormat("0d%016X", bits)});
+      builder_.Emit("mov.f64", {r, F64Immediate(std::bit_cast<double>(bits))});
       break;
     default:
       if (Is64Bit(type)) {
-        builder_.Emit("mov.b64", {r, absl::StrFormat("0x%016X", bits)});
+        builder_.Emit("mov.b64", {r, HexImmediate(bits, 16)});
       } else {
-        builder_.Emit("mov.b32", {r, absl::StrFormat("0x%08X",
-                                                     static_cast<uint32_t>(
-                                                         bits))});
+        builder_.Emit("mov.b32", {r, HexImmediate(bits, 8)});
       }
   }
   return Register{r, type};
@@ -291,17 +288,15 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
         break;
       case BinaryOp::kShiftRightArithmetic: {
         // Shifts the two's complement pattern, for unsigned types too.
-        const std::string x = !is_signed && bits < 32
-                                  ? Extend(a.name, bits, true)
-                                  : a.name;
+        const std::string x =
+            !is_signed && bits < 32 ? Extend(a.name, bits, true) : a.name;
         builder_.Emit(absl::StrCat("shr.", IntSuffix(type, true)),
                       {r, x, ShiftAmount(b.name, type)});
         break;
       }
       case BinaryOp::kShiftRightLogical: {
-        const std::string x = is_signed && bits < 32
-                                  ? Extend(a.name, bits, false)
-                                  : a.name;
+        const std::string x =
+            is_signed && bits < 32 ? Extend(a.name, bits, false) : a.name;
         builder_.Emit(absl::StrCat("shr.", IntSuffix(type, false)),
                       {r, x, ShiftAmount(b.name, type)});
         break;
@@ -409,7 +404,7 @@ Register InstructionEmitter::Select(const Register& predicate,
     builder_.Emit(absl::StrCat("@!", predicate.name, " mov.pred"),
                   {r, on_false.name});
   } else {
-    const std::string suffix = IsNarrowFloat(type)   ? "b16"
+    const std::string suffix = IsNarrowFloat(type) ? "b16"
                                : ir::IsFloat(type) ? FloatSuffix(type)
                                                    : BitsSuffix(type);
     builder_.Emit(absl::StrCat("selp.", suffix),
@@ -433,11 +428,12 @@ Register InstructionEmitter::MaxMin(bool maximum, const Register& a,
                   {r, a.name, b.name});
     return Register{r, type};
   }
-  // max/min.f32 and .f64 return the number when one operand is NaN, and
-  // PTX leaves the order of -0 and +0 open; StableHLO wants the NaN and
-  // -0 < +0. So: a NaN operand selects a + b (a NaN), and equal operands
-  // select their bitwise AND for maximum (+0 if either is +0) or OR for
-  // minimum (-0 if either is -0); equal nonzero values are bitwise equal.
+  // max/min.f32 and .f64 return the number when one operand is NaN;
+  // StableHLO wants the NaN, and -0 < +0, which this does not leave to how
+  // the hardware orders zeros. So: a NaN operand selects a + b (a NaN), and
+  // equal operands select their bitwise AND for maximum (+0 if either is
+  // +0) or OR for minimum (-0 if either is -0); equal nonzero values are
+  // bitwise equal.
   const std::string s = FloatSuffix(type);
   const std::string x = Widen(a);
   const std::string y = Widen(b);
@@ -460,8 +456,7 @@ Register InstructionEmitter::MaxMin(bool maximum, const Register& a,
   return Narrow(r, type);
 }
 
-absl::StatusOr<Register> InstructionEmitter::Convert(
-    const ir::Instruction& instruction, const Register& x, ElementType to) {
+Register InstructionEmitter::Convert(const Register& x, ElementType to) {
   const ElementType from = x.type;
   if (from == to) return x;
   if (to == ElementType::kPred) {
@@ -482,9 +477,11 @@ absl::StatusOr<Register> InstructionEmitter::Convert(
     if (ir::IsFloat(to)) {
       const std::string r = NewWideRegister(to);
       if (to == ElementType::kF64) {
-        builder_.Emit("selp.f64", {r, F64Immediate(1), F64Immediate(0), x.name});
+        builder_.Emit("selp.f64",
+                      {r, F64Immediate(1), F64Immediate(0), x.name});
       } else {
-        builder_.Emit("selp.f32", {r, F32Immediate(1), F32Immediate(0), x.name});
+        builder_.Emit("selp.f32",
+                      {r, F32Immediate(1), F32Immediate(0), x.name});
       }
       return Narrow(r, to);
     }
@@ -494,7 +491,8 @@ absl::StatusOr<Register> InstructionEmitter::Convert(
     return Register{r, to};
   }
   if (ir::IsFloat(to)) {
-    if (IsNarrowFloat(to) && (from == ElementType::kF64 || ir::IsInteger(from))) {
+    if (IsNarrowFloat(to) &&
+        (from == ElementType::kF64 || ir::IsInteger(from))) {
       return Narrow(RoundToOddF32(x), to);
     }
     if (ir::IsFloat(from) && to != ElementType::kF64 &&
@@ -502,17 +500,15 @@ absl::StatusOr<Register> InstructionEmitter::Convert(
       return Narrow(Widen(x), to);  // Widening is exact.
     }
     const std::string r = NewWideRegister(to);
-    const std::string source =
-        ir::IsFloat(from) ? FloatSuffix(from)
-                          : IntSuffix(from, ir::IsSignedInt(from));
+    const std::string source = ir::IsFloat(from)
+                                   ? FloatSuffix(from)
+                                   : IntSuffix(from, ir::IsSignedInt(from));
     // f32 -> f64 is exact and takes no rounding modifier.
-    const std::string rounding = from == ElementType::kF32 ||
-                                         IsNarrowFloat(from)
-                                     ? ""
-                                     : ".rn";
-    builder_.Emit(absl::StrCat("cvt", rounding, ".", FloatSuffix(to), ".",
-                               source),
-                  {r, ir::IsFloat(from) ? Widen(x) : x.name});
+    const std::string rounding =
+        from == ElementType::kF32 || IsNarrowFloat(from) ? "" : ".rn";
+    builder_.Emit(
+        absl::StrCat("cvt", rounding, ".", FloatSuffix(to), ".", source),
+        {r, ir::IsFloat(from) ? Widen(x) : x.name});
     return Register{r, to};
   }
   const int bits = ir::BitWidth(to);
@@ -529,11 +525,13 @@ absl::StatusOr<Register> InstructionEmitter::Convert(
     const std::string clamped = NewRegister(to);
     if (is_signed) {
       const std::string low = NewRegister(to);
-      builder_.Emit("max.s32", {low, r, absl::StrCat(-(int64_t{1} << (bits - 1)))});
-      builder_.Emit("min.s32",
-                    {clamped, low, absl::StrCat((int64_t{1} << (bits - 1)) - 1)});
+      builder_.Emit("max.s32",
+                    {low, r, absl::StrCat(-(int64_t{1} << (bits - 1)))});
+      builder_.Emit("min.s32", {clamped, low,
+                                absl::StrCat((int64_t{1} << (bits - 1)) - 1)});
     } else {
-      builder_.Emit("min.u32", {clamped, r, absl::StrCat((int64_t{1} << bits) - 1)});
+      builder_.Emit("min.u32",
+                    {clamped, r, absl::StrCat((int64_t{1} << bits) - 1)});
     }
     return Register{clamped, to};
   }
@@ -575,8 +573,7 @@ std::string InstructionEmitter::Widen(const Register& x) {
   }
 }
 
-Register InstructionEmitter::Narrow(const std::string& wide,
-                                    ElementType type) {
+Register InstructionEmitter::Narrow(const std::string& wide, ElementType type) {
   if (!IsNarrowFloat(type)) return Register{wide, type};
   const std::string r = NewRegister(type);
   if (type == ElementType::kBF16) {

@@ -45,15 +45,15 @@ class InstructionEmitter {
                                    const Register& a, const Register& b);
   Register Select(const Register& predicate, const Register& on_true,
                   const Register& on_false);
-  absl::StatusOr<Register> Convert(const ir::Instruction& instruction,
-                                   const Register& x, ir::ElementType to);
+  Register Convert(const Register& x, ir::ElementType to);
 
   // Floats: f16 and bf16 are computed in f32.
   std::string Widen(const Register& x);  // To f32 or f64.
   Register Narrow(const std::string& wide, ir::ElementType type);
-  // Rounds `wide` (f64, or an integer of `from`) toward zero to f32 and
-  // sets the lowest bit if that was inexact: rounding this to f16 or bf16
-  // then gives the correctly rounded result (round to odd).
+  // Rounds `wide` (an f64 or an integer) toward zero to f32 and sets the
+  // lowest bit if that was inexact (round to odd): rounding the result to
+  // f16 or bf16 then rounds `wide` correctly, where rounding to nearest
+  // twice could be off by one ulp.
   std::string RoundToOddF32(const Register& wide);
   Register MaxMin(bool maximum, const Register& a, const Register& b);
 

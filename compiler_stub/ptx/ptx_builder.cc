@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 namespace pjrtx::ptx {
@@ -47,12 +46,20 @@ std::optional<RegisterClass> RegisterClassFor(ir::ElementType type) {
   }
 }
 
+std::string HexImmediate(uint64_t bits, int digits) {
+  std::string text = "0x" + std::string(digits, '0');
+  for (int i = 0; i < digits; ++i, bits >>= 4) {
+    text[text.size() - 1 - i] = "0123456789ABCDEF"[bits & 0xF];
+  }
+  return text;
+}
+
 std::string F32Immediate(float value) {
-  return absl::StrFormat("0f%08X", std::bit_cast<uint32_t>(value));
+  return "0f" + HexImmediate(std::bit_cast<uint32_t>(value), 8).substr(2);
 }
 
 std::string F64Immediate(double value) {
-  return absl::StrFormat("0d%016X", std::bit_cast<uint64_t>(value));
+  return "0d" + HexImmediate(std::bit_cast<uint64_t>(value), 16).substr(2);
 }
 
 std::string PtxBuilder::NewRegister(RegisterClass register_class) {

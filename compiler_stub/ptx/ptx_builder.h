@@ -4,6 +4,7 @@
 #define PJRTX_COMPILER_STUB_PTX_PTX_BUILDER_H_
 
 #include <array>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -28,15 +29,17 @@ struct Register {
   ir::ElementType type = ir::ElementType::kF32;
 };
 
-// PTX spellings of immediates: "0f3F800000" for 1.0f, "0d3FF0000000000000"
-// for 1.0.
+// PTX spellings of immediates: the low `digits` hex digits of `bits`
+// ("0x00FF" for 255 and 4), "0f3F800000" for 1.0f, "0d3FF0000000000000" for
+// 1.0. The float forms keep every bit, NaN payloads included.
+std::string HexImmediate(uint64_t bits, int digits);
 std::string F32Immediate(float value);
 std::string F64Immediate(double value);
 
 class PtxBuilder {
  public:
-  // A register not handed out before, e.g. "%r7". Registers are written
-  // once each; ptxas allocates the hardware ones.
+  // A register not handed out before, e.g. "%r7". Each value gets its own;
+  // ptxas allocates the hardware registers.
   std::string NewRegister(RegisterClass register_class);
 
   // Appends "  <opcode> <operand>, <operand>, ...;". A guarded instruction

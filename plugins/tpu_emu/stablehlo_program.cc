@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/compiler.h"
 #include "runtime/cpu/interpreter.h"
+#include "runtime/cpu/program_cache.h"
 
 namespace tpu_emu {
 namespace {
@@ -17,25 +18,44 @@ using pjrtx::ir::ElementType;
 
 PJRTX_Buffer_Type ToBufferType(ElementType type) {
   switch (type) {
-    case ElementType::kPred: return PJRTX_Buffer_Type_PRED;
-    case ElementType::kS2: return PJRTX_Buffer_Type_S2;
-    case ElementType::kS4: return PJRTX_Buffer_Type_S4;
-    case ElementType::kS8: return PJRTX_Buffer_Type_S8;
-    case ElementType::kS16: return PJRTX_Buffer_Type_S16;
-    case ElementType::kS32: return PJRTX_Buffer_Type_S32;
-    case ElementType::kS64: return PJRTX_Buffer_Type_S64;
-    case ElementType::kU2: return PJRTX_Buffer_Type_U2;
-    case ElementType::kU4: return PJRTX_Buffer_Type_U4;
-    case ElementType::kU8: return PJRTX_Buffer_Type_U8;
-    case ElementType::kU16: return PJRTX_Buffer_Type_U16;
-    case ElementType::kU32: return PJRTX_Buffer_Type_U32;
-    case ElementType::kU64: return PJRTX_Buffer_Type_U64;
-    case ElementType::kF16: return PJRTX_Buffer_Type_F16;
-    case ElementType::kBF16: return PJRTX_Buffer_Type_BF16;
-    case ElementType::kF32: return PJRTX_Buffer_Type_F32;
-    case ElementType::kF64: return PJRTX_Buffer_Type_F64;
-    case ElementType::kF8E4M3FN: return PJRTX_Buffer_Type_F8E4M3FN;
-    case ElementType::kF8E5M2: return PJRTX_Buffer_Type_F8E5M2;
+    case ElementType::kPred:
+      return PJRTX_Buffer_Type_PRED;
+    case ElementType::kS2:
+      return PJRTX_Buffer_Type_S2;
+    case ElementType::kS4:
+      return PJRTX_Buffer_Type_S4;
+    case ElementType::kS8:
+      return PJRTX_Buffer_Type_S8;
+    case ElementType::kS16:
+      return PJRTX_Buffer_Type_S16;
+    case ElementType::kS32:
+      return PJRTX_Buffer_Type_S32;
+    case ElementType::kS64:
+      return PJRTX_Buffer_Type_S64;
+    case ElementType::kU2:
+      return PJRTX_Buffer_Type_U2;
+    case ElementType::kU4:
+      return PJRTX_Buffer_Type_U4;
+    case ElementType::kU8:
+      return PJRTX_Buffer_Type_U8;
+    case ElementType::kU16:
+      return PJRTX_Buffer_Type_U16;
+    case ElementType::kU32:
+      return PJRTX_Buffer_Type_U32;
+    case ElementType::kU64:
+      return PJRTX_Buffer_Type_U64;
+    case ElementType::kF16:
+      return PJRTX_Buffer_Type_F16;
+    case ElementType::kBF16:
+      return PJRTX_Buffer_Type_BF16;
+    case ElementType::kF32:
+      return PJRTX_Buffer_Type_F32;
+    case ElementType::kF64:
+      return PJRTX_Buffer_Type_F64;
+    case ElementType::kF8E4M3FN:
+      return PJRTX_Buffer_Type_F8E4M3FN;
+    case ElementType::kF8E5M2:
+      return PJRTX_Buffer_Type_F8E5M2;
   }
   return PJRTX_Buffer_Type_INVALID;
 }
@@ -45,9 +65,9 @@ absl::StatusOr<std::vector<pjrtx::ArraySignature>> Signatures(
   std::vector<pjrtx::ArraySignature> signatures;
   for (size_t i = 0; i < types.size(); ++i) {
     if (types[i].kind != pjrtx::ir::ValueType::Kind::kTensor) {
-      return absl::UnimplementedError(absl::StrCat(
-          "Entry ", what, " ", i, " is ", types[i].ToString(),
-          "; entry functions take and return tensors only"));
+      return absl::UnimplementedError(
+          absl::StrCat("Entry ", what, " ", i, " is ", types[i].ToString(),
+                       "; entry functions take and return tensors only"));
     }
     signatures.push_back(
         {ToBufferType(types[i].shape.type), types[i].shape.dims});
@@ -55,27 +75,36 @@ absl::StatusOr<std::vector<pjrtx::ArraySignature>> Signatures(
   return signatures;
 }
 
-// Runs the interpreter over views of chip memory. The program is immutable
-// and each run has its own interpreter, so chips run it concurrently.
+// Runs the interpreter over views of chip memory. The program is immutable,
+// each run has its own interpreter and the plan cache is thread-safe, so
+// chips run it concurrently.
 class InterpretedProgram : public pjrtx::DeviceProgram {
  public:
-  explicit InterpretedProgram(pjrtx::ir::Program program)
-      : program_(std::move(program)) {}
+  InterpretedProgram(pjrtx::ir::Program program,
+                     pjrtx::cpu::InterpreterOptions options)
+      : program_(std::move(program)), options_(options) {}
 
   absl::Status Run(int device,
                    const std::vector<pjrtx::DeviceAddress>& arguments,
                    const std::vector<pjrtx::DeviceAddress>& outputs) override {
-    const pjrtx::ir::Computation& entry =
-        program_.computations[program_.entry];
+    const pjrtx::ir::Computation& entry = program_.computations[program_.entry];
     std::vector<pjrtx::cpu::Value> values;
     for (size_t i = 0; i < arguments.size(); ++i) {
       values.push_back(pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
           entry.parameter_types[i].shape,
           reinterpret_cast<void*>(arguments[i].value))));
     }
-    pjrtx::cpu::Interpreter interpreter(program_);
+    std::vector<pjrtx::cpu::Literal> result_memory;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      result_memory.push_back(
+          pjrtx::cpu::Literal::View(entry.result_types[i].shape,
+                                    reinterpret_cast<void*>(outputs[i].value)));
+    }
+    pjrtx::cpu::InterpreterOptions options = options_;
+    options.program_cache = &cache_;
+    pjrtx::cpu::Interpreter interpreter(program_, options);
     absl::StatusOr<std::vector<pjrtx::cpu::Value>> results =
-        interpreter.Run(std::move(values));
+        interpreter.Run(std::move(values), std::move(result_memory));
     if (!results.ok()) return results.status();
     for (size_t i = 0; i < outputs.size(); ++i) {
       const pjrtx::cpu::Literal& result = (*results)[i].tensor;
@@ -90,21 +119,26 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
 
  private:
   const pjrtx::ir::Program program_;
+  const pjrtx::cpu::InterpreterOptions options_;
+  // Plans made on the first run (oneDNN dot primitives) and reused by every
+  // later run on any chip; thread-safe.
+  pjrtx::cpu::ProgramCache cache_;
 };
 
 }  // namespace
 
 absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
     std::string_view format, std::string_view code,
-    const pjrtx::ProgramOptions& options) {
+    const pjrtx::ProgramOptions& options, bool tpu_precision) {
   if (format != "mlir") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Unknown program format '", std::string(format),
-        "'; this plugin compiles format 'mlir' (StableHLO text)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unknown program format '", std::string(format),
+                     "'; this plugin compiles format 'mlir' (StableHLO text)"));
   }
   pjrtx::compiler::CompileOptions compile_options;
   compile_options.entry = options.entry;
   compile_options.checks_as_outputs = options.checks_as_outputs;
+  compile_options.fusion = options.fusion;
   absl::StatusOr<pjrtx::ir::Program> program =
       pjrtx::compiler::Compile(code, compile_options);
   if (!program.ok()) return program.status();
@@ -119,8 +153,10 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   if (!outputs.ok()) return outputs.status();
   compiled.inputs = *std::move(inputs);
   compiled.outputs = *std::move(outputs);
+  pjrtx::cpu::InterpreterOptions run_options;
+  run_options.bf16_f32_dots = tpu_precision;
   compiled.program =
-      std::make_unique<InterpretedProgram>(*std::move(program));
+      std::make_unique<InterpretedProgram>(*std::move(program), run_options);
   return compiled;
 }
 

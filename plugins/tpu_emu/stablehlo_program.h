@@ -12,9 +12,10 @@ namespace tpu_emu {
 
 // Compiles `code` (format "mlir") into a program whose inputs and outputs
 // are the entry function's tensors.
+// `tpu_precision`: f32 dots run as one bf16 pass (matmul_precision=tpu).
 absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
     std::string_view format, std::string_view code,
-    const pjrtx::ProgramOptions& options);
+    const pjrtx::ProgramOptions& options, bool tpu_precision);
 
 }  // namespace tpu_emu
 

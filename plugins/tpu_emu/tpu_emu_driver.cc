@@ -124,7 +124,7 @@ absl::Status TpuEmuDriver::CopyFromHost(int memory, pjrtx::DeviceAddress dst,
 absl::StatusOr<pjrtx::CompiledProgram> TpuEmuDriver::Compile(
     std::string_view format, std::string_view code,
     const pjrtx::ProgramOptions& options) {
-  return CompileStableHlo(format, code, options);
+  return CompileStableHlo(format, code, options, config_.tpu_precision);
 }
 
 absl::Status TpuEmuDriver::CopyToHost(int memory, void* dst,

@@ -15,6 +15,8 @@ struct DriverConfig {
   JobLayout layout;
   int64_t hbm_bytes = int64_t{1} << 30;  // Per chip.
   bool sync = false;                     // One worker thread for all chips.
+  // f32 dots as one bf16 pass (matmul_precision=tpu) instead of exact f32.
+  bool tpu_precision = false;
 };
 
 // Devices: every chip of every slice (global id = slice index x chips per

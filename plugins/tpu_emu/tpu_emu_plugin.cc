@@ -21,7 +21,9 @@ class TpuEmuPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "tpu_emu"; }
   std::string Version() const override { return "0.1.0"; }
-  std::vector<std::string> Capabilities() const override { return {"dlpack", "execute"}; }
+  std::vector<std::string> Capabilities() const override {
+    return {"dlpack", "execute"};
+  }
 
   std::vector<pjrtx::OptionSpec> OptionSchema() const override {
     return {
@@ -36,6 +38,9 @@ class TpuEmuPlugin : public pjrtx::Plugin {
         {"hbm_bytes", int64_t{1} << 30,
          "Memory limit per chip in bytes (1 MiB..1 TiB); memory is "
          "allocated lazily"},
+        {"matmul_precision", std::string("highest"),
+         "highest: f32 dot products are exact f32; tpu: they run as one "
+         "bf16 pass accumulating in f32, like a TPU's DEFAULT precision"},
         {"mode", std::string("async"),
          "async: chips run on a thread pool; sync: one thread runs every "
          "chip in turn, deterministically"},
@@ -68,6 +73,13 @@ class TpuEmuPlugin : public pjrtx::Plugin {
           absl::StrCat("mode is '", mode, "'; expected 'async' or 'sync'"));
     }
     config.sync = mode == "sync";
+    const std::string& precision = options.GetString("matmul_precision");
+    if (precision != "highest" && precision != "tpu") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("matmul_precision is '", precision,
+                       "'; expected 'highest' or 'tpu'"));
+    }
+    config.tpu_precision = precision == "tpu";
     return std::make_unique<TpuEmuDriver>(std::move(config));
   }
 };

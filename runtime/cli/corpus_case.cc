@@ -136,7 +136,8 @@ absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
       check.kind = Check::Kind::kAlmostEq;
       check.tolerance = kDefaultTolerance;
       for (const auto& [name, value] : op.attributes) {
-        if (name == "tolerance" && value.kind == mlir::Attribute::Kind::kFloat) {
+        if (name == "tolerance" &&
+            value.kind == mlir::Attribute::Kind::kFloat) {
           check.tolerance = value.float_value;
         }
       }
@@ -144,13 +145,14 @@ absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
       check.kind = Check::Kind::kClose;
       check.max_ulp_difference = 3;
       for (const auto& [name, value] : op.attributes) {
-        if (name == "max_ulp_difference") check.max_ulp_difference = value.integer;
+        if (name == "max_ulp_difference")
+          check.max_ulp_difference = value.integer;
       }
     }
     if (op.operand_types.empty()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(op.location.line, ":", op.location.column, ": ",
-                       op.name, " has no operand type"));
+          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+                       " has no operand type"));
     }
     absl::StatusOr<ir::ValueType> type = ir::ConvertType(op.operand_types[0]);
     if (!type.ok()) return type.status();

@@ -18,7 +18,7 @@ struct Check {
   // Outputs compared: one (against `expected`) or two (against each other).
   int num_outputs = 1;
   ir::Shape shape;
-  std::vector<uint8_t> expected;  // Storage bytes, when num_outputs == 1.
+  std::vector<uint8_t> expected;   // Storage bytes, when num_outputs == 1.
   int64_t max_ulp_difference = 0;  // kClose.
   double tolerance = 0;            // kAlmostEq.
   int line = 0;

@@ -105,10 +105,10 @@ class CaseRunner {
     size_t expected_outputs = 0;
     for (const Check& check : checks) expected_outputs += check.num_outputs;
     if (metadata.num_outputs < expected_outputs) {
-      return {Outcome::Kind::kFail,
-              absl::StrCat("program has ", metadata.num_outputs,
-                           " outputs for ", expected_outputs,
-                           " checked values")};
+      return {
+          Outcome::Kind::kFail,
+          absl::StrCat("program has ", metadata.num_outputs, " outputs for ",
+                       expected_outputs, " checked values")};
     }
     std::vector<PJRTX_Buffer*> outputs(metadata.num_outputs);
     PJRTX_Buffer** output_list = outputs.data();

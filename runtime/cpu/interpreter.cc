@@ -4,7 +4,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/kernels.h"
+#include "runtime/cpu/simple_reduce.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -23,6 +25,17 @@ std::vector<Literal> Tensors(const std::vector<Value>& values,
   return tensors;
 }
 
+// Whether `x`'s bytes overlap those of any of `tensors`.
+bool OverlapsAny(const Literal& x, absl::Span<const Literal> tensors) {
+  for (const Literal& t : tensors) {
+    if (x.data() < t.data() + t.size_bytes() &&
+        t.data() < x.data() + x.size_bytes()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int64_t ScalarIndex(const Literal& literal) {
   return ir::IsUnsignedInt(literal.type())
              ? static_cast<int64_t>(literal.GetUInt(0))
@@ -32,14 +45,19 @@ int64_t ScalarIndex(const Literal& literal) {
 }  // namespace
 
 absl::StatusOr<std::vector<Value>> Interpreter::Run(
-    std::vector<Value> arguments) {
+    std::vector<Value> arguments, std::vector<Literal> result_memory) {
   const ir::Computation& entry = program_.computations[program_.entry];
   if (arguments.size() != entry.parameters.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "@", entry.name, " takes ", entry.parameters.size(),
-        " argument(s), got ", arguments.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("@", entry.name, " takes ", entry.parameters.size(),
+                     " argument(s), got ", arguments.size()));
   }
   depth_ = 0;
+  bound_.clear();
+  for (size_t i = 0; i < result_memory.size() && i < entry.results.size();
+       ++i) {
+    bound_.emplace(entry.results[i], std::move(result_memory[i]));
+  }
   return Call(program_.entry, arguments, {});
 }
 
@@ -199,9 +217,41 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kReverse:
       set(0, Reverse(operand(0), a.dims));
       return absl::OkStatus();
-    case OpCode::kDotGeneral:
-      set(0, DotGeneral(operand(0), operand(1), a.dot, result_shape(0)));
+    case OpCode::kDotGeneral: {
+      ProgramCache& cache = options_.program_cache != nullptr
+                                ? *options_.program_cache
+                                : own_cache_;
+      if (const OneDnnDot* plan = cache.DotPlan(inst, options_.bf16_f32_dots)) {
+        // Straight into the caller's memory when Run bound this result,
+        // unless an argument shares it: a donated input that the matmul, or
+        // a later op, still reads.
+        auto bound = depth_ == 1 ? bound_.find(inst.results[0]) : bound_.end();
+        const bool in_place =
+            bound != bound_.end() &&
+            !OverlapsAny(
+                bound->second,
+                Tensors(env, program_.computations[program_.entry].parameters));
+        Literal out =
+            in_place ? bound->second : Literal::ForOverwrite(result_shape(0));
+        absl::Status status =
+            plan->Run(operand(0).data(), operand(1).data(), out.data());
+        if (!status.ok()) return status;
+        set(0, std::move(out));
+        return absl::OkStatus();
+      }
+      // Types oneDNN does not run: the reference kernel.
+      if (options_.bf16_f32_dots && operand(0).type() == ElementType::kF32 &&
+          operand(1).type() == ElementType::kF32) {
+        auto bf16_pass = [](const Literal& x) {
+          return Convert(Convert(x, ElementType::kBF16), ElementType::kF32);
+        };
+        set(0, DotGeneral(bf16_pass(operand(0)), bf16_pass(operand(1)), a.dot,
+                          result_shape(0)));
+      } else {
+        set(0, DotGeneral(operand(0), operand(1), a.dot, result_shape(0)));
+      }
       return absl::OkStatus();
+    }
     case OpCode::kConvolution:
       set(0, Convolution(operand(0), operand(1), a.convolution,
                          a.convolution_window, a.feature_group_count,
@@ -211,6 +261,18 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kReduceWindow: {
       std::vector<Literal> all = Tensors(env, inst.operands);
       const size_t n = all.size() / 2;
+      if (inst.opcode == OpCode::kReduce && n == 1) {
+        // Most reductions apply one binary op: skip the per-element call.
+        std::optional<ir::BinaryOp> op =
+            SimpleReducer(program_.computations[inst.regions[0]]);
+        std::optional<Literal> out;
+        if (op)
+          out = SimpleReduce(*op, all[0], all[1], a.dims, result_shape(0));
+        if (out) {
+          set(0, *std::move(out));
+          return absl::OkStatus();
+        }
+      }
       absl::Span<const Literal> inputs(all.data(), n);
       absl::Span<const Literal> inits(all.data() + n, n);
       absl::StatusOr<std::vector<Literal>> out =
@@ -329,6 +391,27 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return absl::OkStatus();
     case OpCode::kOutput:
       return absl::OkStatus();
+    case OpCode::kFusedElementwise: {
+      std::vector<Literal> outputs;
+      for (size_t i = 0; i < inst.results.size(); ++i) {
+        // Only the entry computation's own values are bound (depth 1), and
+        // only when no argument shares the memory: a donated input that a
+        // later op still reads must not be overwritten early.
+        auto bound = depth_ == 1 ? bound_.find(inst.results[i]) : bound_.end();
+        const bool in_place =
+            bound != bound_.end() &&
+            !OverlapsAny(
+                bound->second,
+                Tensors(env, program_.computations[program_.entry].parameters));
+        outputs.push_back(in_place ? bound->second
+                                   : Literal::ForOverwrite(result_shape(i)));
+      }
+      absl::Status status = RunFusedElementwise(
+          a.fused, Tensors(env, inst.operands), absl::MakeSpan(outputs));
+      if (!status.ok()) return status;
+      set_all(std::move(outputs));
+      return absl::OkStatus();
+    }
   }
   return absl::InternalError(absl::StrCat("no kernel for ", inst.name));
 }

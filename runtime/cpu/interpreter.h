@@ -2,12 +2,14 @@
 #ifndef PJRTX_RUNTIME_CPU_INTERPRETER_H_
 #define PJRTX_RUNTIME_CPU_INTERPRETER_H_
 
+#include <map>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler_stub/ir/program.h"
 #include "runtime/cpu/literal.h"
+#include "runtime/cpu/program_cache.h"
 
 namespace pjrtx::cpu {
 
@@ -22,15 +24,31 @@ struct Value {
   }
 };
 
+struct InterpreterOptions {
+  // f32 dot_general rounds its operands to bf16 and accumulates in f32: one
+  // bf16 pass, as a TPU's DEFAULT precision does. Otherwise exact f32.
+  bool bf16_f32_dots = false;
+  // Plans kept across runs (oneDNN dot primitives), shared by the runs of
+  // one executable; must be for this program and outlive the interpreter.
+  // Null: the interpreter keeps its own for its lifetime.
+  ProgramCache* program_cache = nullptr;
+};
+
 // Thread-compatible; one Run at a time per Interpreter. The program must
 // outlive the interpreter.
 class Interpreter {
  public:
-  explicit Interpreter(const ir::Program& program) : program_(program) {}
+  explicit Interpreter(const ir::Program& program,
+                       InterpreterOptions options = {})
+      : program_(program), options_(options) {}
 
   // Runs the entry computation on `arguments` (one per parameter, of the
-  // parameter types) and returns its results.
-  absl::StatusOr<std::vector<Value>> Run(std::vector<Value> arguments);
+  // parameter types) and returns its results. `result_memory`, if given,
+  // holds one view per entry result (of its shape): ops that produce a
+  // result write it there directly, saving a copy; a result computed
+  // elsewhere is returned as usual and the caller copies it.
+  absl::StatusOr<std::vector<Value>> Run(
+      std::vector<Value> arguments, std::vector<Literal> result_memory = {});
 
  private:
   absl::StatusOr<std::vector<Value>> Call(int computation,
@@ -45,7 +63,11 @@ class Interpreter {
                        std::vector<Value>& environment);
 
   const ir::Program& program_;
+  const InterpreterOptions options_;
+  ProgramCache own_cache_;  // Used when options_.program_cache is null.
   int depth_ = 0;
+  // Entry values bound to caller memory (see Run), by value id.
+  std::map<int, Literal> bound_;
 };
 
 }  // namespace pjrtx::cpu

@@ -98,13 +98,12 @@ Literal Convolution(const Literal& lhs, const Literal& rhs,
 
 // ------------------------------ Reductions --------------------------------
 
-// Variadic reduce over `dimensions`; `body` takes (accumulators..., 
+// Variadic reduce over `dimensions`; `body` takes (accumulators...,
 // elements...) and returns the new accumulators.
-absl::StatusOr<std::vector<Literal>> Reduce(absl::Span<const Literal> inputs,
-                                            absl::Span<const Literal> inits,
-                                            absl::Span<const int64_t> dimensions,
-                                            const RegionFn& body,
-                                            absl::Span<const Shape> results);
+absl::StatusOr<std::vector<Literal>> Reduce(
+    absl::Span<const Literal> inputs, absl::Span<const Literal> inits,
+    absl::Span<const int64_t> dimensions, const RegionFn& body,
+    absl::Span<const Shape> results);
 
 using ir::WindowSpec;
 absl::StatusOr<std::vector<Literal>> ReduceWindow(
@@ -112,13 +111,10 @@ absl::StatusOr<std::vector<Literal>> ReduceWindow(
     const WindowSpec& window, const RegionFn& body,
     absl::Span<const Shape> results);
 
-absl::StatusOr<Literal> SelectAndScatter(const Literal& operand,
-                                         const Literal& source,
-                                         const Literal& init_value,
-                                         const WindowSpec& window,
-                                         const RegionFn& select,
-                                         const RegionFn& scatter,
-                                         const Shape& result);
+absl::StatusOr<Literal> SelectAndScatter(
+    const Literal& operand, const Literal& source, const Literal& init_value,
+    const WindowSpec& window, const RegionFn& select, const RegionFn& scatter,
+    const Shape& result);
 
 // Sorts along `dimension`; `comparator` takes (a0, b0, a1, b1, ...) and
 // returns a PRED "a before b".
@@ -140,10 +136,12 @@ Literal Gather(const Literal& operand, const Literal& start_indices,
 using ir::ScatterDimensions;
 // `update` takes (current values..., update values...) and returns the new
 // values.
-absl::StatusOr<std::vector<Literal>> Scatter(
-    absl::Span<const Literal> inputs, const Literal& scatter_indices,
-    absl::Span<const Literal> updates, const ScatterDimensions& dims,
-    const RegionFn& update, absl::Span<const Shape> results);
+absl::StatusOr<std::vector<Literal>> Scatter(absl::Span<const Literal> inputs,
+                                             const Literal& scatter_indices,
+                                             absl::Span<const Literal> updates,
+                                             const ScatterDimensions& dims,
+                                             const RegionFn& update,
+                                             absl::Span<const Shape> results);
 
 }  // namespace pjrtx::cpu
 

@@ -7,6 +7,15 @@
 
 namespace pjrtx::cpu {
 
+Literal Literal::ForOverwrite(Shape shape) {
+  Literal literal;
+  literal.shape_ = std::move(shape);
+  literal.owned_ =
+      std::make_shared_for_overwrite<uint8_t[]>(literal.shape_.size_bytes());
+  literal.data_ = literal.owned_.get();
+  return literal;
+}
+
 Literal::Literal(Shape shape) : shape_(std::move(shape)) {
   // make_shared of an array value-initializes: the storage starts zeroed.
   owned_ = std::make_shared<uint8_t[]>(shape_.size_bytes());

@@ -27,6 +27,9 @@ class Literal {
   // Zero-filled owned storage.
   explicit Literal(Shape shape);
   static Literal View(Shape shape, void* data);
+  // Owned storage left uninitialized, for results that are written whole:
+  // it skips a pass over memory that zero-filling would cost.
+  static Literal ForOverwrite(Shape shape);
 
   const Shape& shape() const { return shape_; }
   ElementType type() const { return shape_.type; }
@@ -47,9 +50,9 @@ class Literal {
 
   // Element `i` (row-major linear index) converted, for generic slow
   // paths: integers exactly, floats through double (F16/BF16/FP8 decoded).
-  int64_t GetInt(int64_t i) const;     // Integer and PRED types.
-  uint64_t GetUInt(int64_t i) const;   // Unsigned and PRED types.
-  double GetFloat(int64_t i) const;    // Any type.
+  int64_t GetInt(int64_t i) const;    // Integer and PRED types.
+  uint64_t GetUInt(int64_t i) const;  // Unsigned and PRED types.
+  double GetFloat(int64_t i) const;   // Any type.
   // Stores `value` converted to the element type (integers wrap to the
   // type's width; floats round to nearest even).
   void SetInt(int64_t i, int64_t value);

@@ -1,7 +1,7 @@
-// Freezes the layout of every ABI minor so far: the offset of every slot of PJRTX_Api and
-// the size of every argument struct. A change here breaks every plugin and
-// framework built against them; new fields are appended (next minor), never
-// inserted.
+// Freezes the layout of every ABI minor so far: the offset of every slot of
+// PJRTX_Api and the size of every argument struct. A change here breaks every
+// plugin and framework built against them; new fields are appended (next
+// minor), never inserted.
 #include <cstddef>
 
 #include "gtest/gtest.h"
@@ -53,7 +53,8 @@ TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, Memory_ToString), 352u);
   EXPECT_EQ(offsetof(PJRTX_Api, Memory_AddressableByDevices), 360u);
   EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_PlatformName), 368u);
-  EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_GetDeviceDescriptions), 376u);
+  EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_GetDeviceDescriptions),
+            376u);
   EXPECT_EQ(offsetof(PJRTX_Api, TopologyDescription_Attributes), 384u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_Destroy), 392u);
   EXPECT_EQ(offsetof(PJRTX_Api, Buffer_ElementType), 400u);
@@ -124,7 +125,8 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Memory_String_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_Memory_AddressableByDevices_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_TopologyDescription_PlatformName_Args_STRUCT_SIZE, 40);
-  EXPECT_EQ(PJRTX_TopologyDescription_GetDeviceDescriptions_Args_STRUCT_SIZE, 40);
+  EXPECT_EQ(PJRTX_TopologyDescription_GetDeviceDescriptions_Args_STRUCT_SIZE,
+            40);
   EXPECT_EQ(PJRTX_TopologyDescription_Attributes_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_Client_BufferFromHostBuffer_Args_STRUCT_SIZE, 128);
   EXPECT_EQ(PJRTX_Buffer_Destroy_Args_STRUCT_SIZE, 24);

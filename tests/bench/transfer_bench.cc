@@ -11,23 +11,22 @@
 // the runtime recycles device memory, so this measures the copy, not page
 // faults. Device->host copies into a warm host array. Device->device copies
 // to another chip.
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/client/client.h"
 #include "runtime/client/status_from_error.h"
+#include "tests/bench/ping_pong.h"
 #include "tests/bench/ratio_benchmark.h"
 
 namespace {
 
 using pjrtx::bench::CompareAlternating;
+using pjrtx::bench::PingPong;
 using pjrtx::bench::PrintResult;
 using pjrtx::bench::RatioResult;
 using pjrtx::client::Client;
@@ -149,44 +148,6 @@ void RunSize(const Context& c, int64_t bytes, int trials, bool* failed) {
                     memcpy_anchor, iterations, trials, failed));
   DestroyBuffer(c, source);
 }
-
-// Anchor for latency: one round trip between two threads through a mutex
-// and a condition variable.
-class PingPong {
- public:
-  PingPong() : thread_([this] { Serve(); }) {}
-  ~PingPong() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  bool RoundTrip() {
-    std::unique_lock<std::mutex> lock(mu_);
-    ++request_;
-    cv_.notify_all();
-    cv_.wait(lock, [&] { return reply_ == request_; });
-    return true;
-  }
-
- private:
-  void Serve() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (true) {
-      cv_.wait(lock, [&] { return stop_ || request_ != reply_; });
-      if (stop_) return;
-      reply_ = request_;
-      cv_.notify_all();
-    }
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  long request_ = 0, reply_ = 0;
-  bool stop_ = false;
-  std::thread thread_;
-};
 
 }  // namespace
 

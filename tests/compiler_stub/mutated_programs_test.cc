@@ -52,16 +52,20 @@ bool Mutate(std::string& text, std::mt19937& rng) {
   static const std::vector<std::pair<std::regex, std::vector<std::string>>>
       kRules = {
           // A dimension of a tensor type.
-          {std::regex(R"(tensor<(\d+)x)"), {"tensor<0x", "tensor<7x", "tensor<1x"}},
+          {std::regex(R"(tensor<(\d+)x)"),
+           {"tensor<0x", "tensor<7x", "tensor<1x"}},
           {std::regex(R"(x(\d+)x)"), {"x3x", "x0x", "x64x"}},
           // An element type.
           {std::regex(R"(xf32>)"), {"xi32>", "xf16>", "xi1>", "xui8>"}},
           {std::regex(R"(xi64>)"), {"xf32>", "xi8>", "xi1>"}},
           // Integer lists in attributes.
           {std::regex(R"(array<i64: [0-9, ]*>)"),
-           {"array<i64: 5>", "array<i64>", "array<i64: -1, 0>", "array<i64: 0, 0>"}},
-          {std::regex(R"(dims = \[[0-9, ]*\])"), {"dims = [3]", "dims = []", "dims = [0, 0]"}},
-          {std::regex(R"(dimension = \d+)"), {"dimension = 9", "dimension = -1"}},
+           {"array<i64: 5>", "array<i64>", "array<i64: -1, 0>",
+            "array<i64: 0, 0>"}},
+          {std::regex(R"(dims = \[[0-9, ]*\])"),
+           {"dims = [3]", "dims = []", "dims = [0, 0]"}},
+          {std::regex(R"(dimension = \d+)"),
+           {"dimension = 9", "dimension = -1"}},
           {std::regex(R"(index_vector_dim = \d+)"), {"index_vector_dim = 7"}},
           {std::regex(R"(dense<\[)"), {"dense<[[", "dense<[1, "}},
           // Ops swapped for others of another arity or meaning.
@@ -80,10 +84,11 @@ bool Mutate(std::string& text, std::mt19937& rng) {
       matches.push_back(*it);
     }
     if (matches.empty()) continue;
-    const std::smatch& m =
-        matches[std::uniform_int_distribution<size_t>(0, matches.size() - 1)(rng)];
-    const std::string& replacement = replacements[std::uniform_int_distribution<
-        size_t>(0, replacements.size() - 1)(rng)];
+    const std::smatch& m = matches[std::uniform_int_distribution<size_t>(
+        0, matches.size() - 1)(rng)];
+    const std::string& replacement =
+        replacements[std::uniform_int_distribution<size_t>(
+            0, replacements.size() - 1)(rng)];
     text.replace(m.position(0), m.length(0), replacement);
     return true;
   }
@@ -112,7 +117,8 @@ TEST(MutatedProgramsTest, CompileOrFailWithPositionAndRunSafely) {
         ++rejected;
         const std::string message(program.status().message());
         EXPECT_TRUE(std::regex_search(message, position))
-            << "no line:column in: " << message << "\nprogram:\n" << text;
+            << "no line:column in: " << message << "\nprogram:\n"
+            << text;
         continue;
       }
       ++compiled;

@@ -59,15 +59,15 @@ size_t ElementSize(PJRTX_Buffer_Type type) {
 
 const std::vector<PJRTX_Buffer_Type>& SupportedElementTypes() {
   static const auto* const types = new std::vector<PJRTX_Buffer_Type>{
-      PJRTX_Buffer_Type_PRED,    PJRTX_Buffer_Type_S8,
-      PJRTX_Buffer_Type_S16,     PJRTX_Buffer_Type_S32,
-      PJRTX_Buffer_Type_S64,     PJRTX_Buffer_Type_U8,
-      PJRTX_Buffer_Type_U16,     PJRTX_Buffer_Type_U32,
-      PJRTX_Buffer_Type_U64,     PJRTX_Buffer_Type_F16,
-      PJRTX_Buffer_Type_F32,     PJRTX_Buffer_Type_F64,
-      PJRTX_Buffer_Type_BF16,    PJRTX_Buffer_Type_F8E5M2,
+      PJRTX_Buffer_Type_PRED,     PJRTX_Buffer_Type_S8,
+      PJRTX_Buffer_Type_S16,      PJRTX_Buffer_Type_S32,
+      PJRTX_Buffer_Type_S64,      PJRTX_Buffer_Type_U8,
+      PJRTX_Buffer_Type_U16,      PJRTX_Buffer_Type_U32,
+      PJRTX_Buffer_Type_U64,      PJRTX_Buffer_Type_F16,
+      PJRTX_Buffer_Type_F32,      PJRTX_Buffer_Type_F64,
+      PJRTX_Buffer_Type_BF16,     PJRTX_Buffer_Type_F8E5M2,
       PJRTX_Buffer_Type_F8E4M3FN, PJRTX_Buffer_Type_S2,
-      PJRTX_Buffer_Type_S4,      PJRTX_Buffer_Type_U2,
+      PJRTX_Buffer_Type_S4,       PJRTX_Buffer_Type_U2,
       PJRTX_Buffer_Type_U4};
   return *types;
 }

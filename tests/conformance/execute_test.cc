@@ -31,7 +31,8 @@ struct ExecutableDeleter {
     EXPECT_PJRTX_OK(Api()->LoadedExecutable_Destroy(&args));
   }
 };
-using ExecutablePtr = std::unique_ptr<PJRTX_LoadedExecutable, ExecutableDeleter>;
+using ExecutablePtr =
+    std::unique_ptr<PJRTX_LoadedExecutable, ExecutableDeleter>;
 
 class ExecuteTest : public ClientTest {
  protected:
@@ -64,11 +65,11 @@ class ExecuteTest : public ClientTest {
 
   BufferPtr F32(const std::vector<float>& values, PJRTX_Device* target) {
     BufferPtr buffer;
-    EXPECT_PJRTX_OK(BufferFromHost(
-        client(),
-        DenseSpec(values.data(), PJRTX_Buffer_Type_F32,
-                  {static_cast<int64_t>(values.size())}, target),
-        &buffer));
+    EXPECT_PJRTX_OK(
+        BufferFromHost(client(),
+                       DenseSpec(values.data(), PJRTX_Buffer_Type_F32,
+                                 {static_cast<int64_t>(values.size())}, target),
+                       &buffer));
     return buffer;
   }
 
@@ -134,12 +135,13 @@ TEST_F(ExecuteTest, RunsOnEveryDeviceWithItsOwnArguments) {
     BufferPtr y = F32({1, 1, 1, 1}, device);
     std::vector<BufferPtr> outputs;
     EventPtr done;
-    ASSERT_PJRTX_OK(Run(executable.get(), device, {x.get(), y.get()}, 1,
-                        &outputs, &done));
+    ASSERT_PJRTX_OK(
+        Run(executable.get(), device, {x.get(), y.get()}, 1, &outputs, &done));
     ASSERT_PJRTX_OK(AwaitEvent(done.get()));
     EXPECT_EQ(BufferDevice(outputs[0].get()), device);
     std::vector<float> expected;
-    for (float v : {1 * k, 2 * k, 3 * k, 4 * k}) expected.push_back((v + 1) * v);
+    for (float v : {1 * k, 2 * k, 3 * k, 4 * k})
+      expected.push_back((v + 1) * v);
     EXPECT_EQ(ReadF32(outputs[0].get()), expected);
   }
 }
@@ -205,10 +207,12 @@ TEST_F(ExecuteTest, DonatedArgumentsAreDeletedAndResultsCorrect) {
 TEST_F(ExecuteTest, SerializedExecutableGivesIdenticalResults) {
   ExecutablePtr executable;
   ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
-  auto serialize = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
+  auto serialize =
+      PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
   serialize.executable = executable.get();
   ASSERT_PJRTX_OK(Api()->LoadedExecutable_Serialize(&serialize));
-  std::string bytes(serialize.serialized_bytes, serialize.serialized_bytes_size);
+  std::string bytes(serialize.serialized_bytes,
+                    serialize.serialized_bytes_size);
   serialize.serialized_executable_deleter(serialize.serialized_executable);
 
   auto load = PJRTX_CONFORMANCE_ARGS(PJRTX_Client_DeserializeAndLoad_Args);
@@ -222,17 +226,18 @@ TEST_F(ExecuteTest, SerializedExecutableGivesIdenticalResults) {
   BufferPtr y = F32({2, 7, -3, 1}, device());
   std::vector<BufferPtr> a, b;
   EventPtr done_a, done_b;
-  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get()}, 1, &a,
-                      &done_a));
-  ASSERT_PJRTX_OK(Run(loaded.get(), device(), {x.get(), y.get()}, 1, &b,
-                      &done_b));
+  ASSERT_PJRTX_OK(
+      Run(executable.get(), device(), {x.get(), y.get()}, 1, &a, &done_a));
+  ASSERT_PJRTX_OK(
+      Run(loaded.get(), device(), {x.get(), y.get()}, 1, &b, &done_b));
   EXPECT_EQ(ReadF32(a[0].get()), ReadF32(b[0].get()));
 }
 
 TEST_F(ExecuteTest, CorruptOrForeignSerializedBytesAreRejected) {
   ExecutablePtr executable;
   ASSERT_PJRTX_OK(Compile(kAddMul, &executable));
-  auto serialize = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
+  auto serialize =
+      PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Serialize_Args);
   serialize.executable = executable.get();
   ASSERT_PJRTX_OK(Api()->LoadedExecutable_Serialize(&serialize));
   const std::string good(serialize.serialized_bytes,
@@ -276,8 +281,8 @@ TEST_F(ExecuteTest, CorruptOrForeignSerializedBytesAreRejected) {
 
 TEST_F(ExecuteTest, BadProgramsAndOptionsAreRejectedWithPositions) {
   ExecutablePtr executable;
-  ScopedError error = Compile("func.func @main() {\n  %0 = stablehlo.add\n}",
-                              &executable);
+  ScopedError error =
+      Compile("func.func @main() {\n  %0 = stablehlo.add\n}", &executable);
   EXPECT_TRUE(IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT));
   EXPECT_TRUE(std::regex_search(error.message(), std::regex(R"(^\d+:\d+: )")))
       << "no line:column in " << error.ToString();
@@ -296,8 +301,8 @@ TEST_F(ExecuteTest, BadProgramsAndOptionsAreRejectedWithPositions) {
   option.value.bool_value = true;
   option.value_size = 1;
   error = Compile(kAddMul, &executable, "mlir", {option});
-  EXPECT_TRUE(IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT,
-                      {"optimize_harder"}));
+  EXPECT_TRUE(
+      IsError(error, PJRTX_Error_Code_INVALID_ARGUMENT, {"optimize_harder"}));
 }
 
 TEST_F(ExecuteTest, WrongArgumentsAreRejectedBeforeAnythingRuns) {
@@ -310,9 +315,9 @@ TEST_F(ExecuteTest, WrongArgumentsAreRejectedBeforeAnythingRuns) {
   EXPECT_TRUE(IsError(Run(executable.get(), device(), {x.get(), short_y.get()},
                           1, &outputs, &done),
                       PJRTX_Error_Code_INVALID_ARGUMENT, {"Argument"}));
-  EXPECT_TRUE(IsError(
-      Run(executable.get(), device(), {x.get()}, 1, &outputs, &done),
-      PJRTX_Error_Code_INVALID_ARGUMENT));
+  EXPECT_TRUE(
+      IsError(Run(executable.get(), device(), {x.get()}, 1, &outputs, &done),
+              PJRTX_Error_Code_INVALID_ARGUMENT));
 }
 
 }  // namespace

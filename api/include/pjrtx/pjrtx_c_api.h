@@ -1018,7 +1018,8 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Program, format_size);
  * the only function without arguments), `device_assignment` (int64 list of
  * global device ids, replica-major: replicas x partitions; default: every
  * addressable device, one replica each), `checks_as_outputs` (bool: the
- * StableHLO test corpus's check.* ops become extra outputs). Errors carry
+ * StableHLO test corpus's check.* ops become extra outputs), `fusion`
+ * (bool, default true: elementwise chains run as one pass). Errors carry
  * "line:column" positions: INVALID_ARGUMENT for malformed or ill-typed
  * programs and bad options, UNIMPLEMENTED for unsupported ops and types. */
 typedef struct {
@@ -1050,20 +1051,20 @@ typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
   PJRTX_LoadedExecutable* executable;
-  const char* name;                         /* out */
-  size_t name_size;                         /* out */
-  PJRTX_Device* const* devices;             /* out: addressable devices */
-  size_t num_devices;                       /* out */
-  size_t num_inputs;                        /* out */
-  const PJRTX_Buffer_Type* input_types;     /* out */
-  const size_t* input_ranks;                /* out */
-  const size_t* input_dims_offsets;         /* out */
-  const int64_t* input_dims;                /* out */
-  size_t num_outputs;                       /* out */
-  const PJRTX_Buffer_Type* output_types;    /* out */
-  const size_t* output_ranks;               /* out */
-  const size_t* output_dims_offsets;        /* out */
-  const int64_t* output_dims;               /* out */
+  const char* name;                      /* out */
+  size_t name_size;                      /* out */
+  PJRTX_Device* const* devices;          /* out: addressable devices */
+  size_t num_devices;                    /* out */
+  size_t num_inputs;                     /* out */
+  const PJRTX_Buffer_Type* input_types;  /* out */
+  const size_t* input_ranks;             /* out */
+  const size_t* input_dims_offsets;      /* out */
+  const int64_t* input_dims;             /* out */
+  size_t num_outputs;                    /* out */
+  const PJRTX_Buffer_Type* output_types; /* out */
+  const size_t* output_ranks;            /* out */
+  const size_t* output_dims_offsets;     /* out */
+  const int64_t* output_dims;            /* out */
 } PJRTX_LoadedExecutable_Metadata_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Metadata_Args, output_dims);
 typedef PJRTX_Error* PJRTX_LoadedExecutable_Metadata(
@@ -1094,8 +1095,8 @@ typedef struct {
   PJRTX_Event* const* wait_events;
   size_t num_wait_events;
   int64_t launch_id;
-  PJRTX_Buffer** const* output_lists;    /* in: arrays; out: their entries */
-  PJRTX_Event** device_complete_events;  /* in: array or NULL; out */
+  PJRTX_Buffer** const* output_lists;   /* in: arrays; out: their entries */
+  PJRTX_Event** device_complete_events; /* in: array or NULL; out */
 } PJRTX_LoadedExecutable_Execute_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Execute_Args,
                          device_complete_events);
@@ -1110,10 +1111,10 @@ typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
   PJRTX_LoadedExecutable* executable;
-  const char* serialized_bytes;                       /* out */
-  size_t serialized_bytes_size;                       /* out */
-  void* serialized_executable;                        /* out */
-  void (*serialized_executable_deleter)(void* exec);  /* out */
+  const char* serialized_bytes;                      /* out */
+  size_t serialized_bytes_size;                      /* out */
+  void* serialized_executable;                       /* out */
+  void (*serialized_executable_deleter)(void* exec); /* out */
 } PJRTX_LoadedExecutable_Serialize_Args;
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Serialize_Args,
                          serialized_executable_deleter);

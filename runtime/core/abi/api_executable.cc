@@ -20,9 +20,9 @@ absl::StatusOr<ExecutableOptions> ReadCompileOptions(
   ExecutableOptions result;
   for (const Attribute& option : *options) {
     auto wrong_type = [&](const char* expected) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Compile option '", option.name, "' must be ", expected, ", got ",
-          ValueTypeName(option.value)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Compile option '", option.name, "' must be ", expected,
+                       ", got ", ValueTypeName(option.value)));
     };
     if (option.name == "entry") {
       if (option.value.index() != 0) return wrong_type("a string");
@@ -30,6 +30,9 @@ absl::StatusOr<ExecutableOptions> ReadCompileOptions(
     } else if (option.name == "checks_as_outputs") {
       if (option.value.index() != 4) return wrong_type("a bool");
       result.program.checks_as_outputs = std::get<bool>(option.value);
+    } else if (option.name == "fusion") {
+      if (option.value.index() != 4) return wrong_type("a bool");
+      result.program.fusion = std::get<bool>(option.value);
     } else if (option.name == "device_assignment") {
       if (option.value.index() != 2) return wrong_type("an int64 list");
       result.device_assignment = std::get<std::vector<int64_t>>(option.value);
@@ -37,7 +40,7 @@ absl::StatusOr<ExecutableOptions> ReadCompileOptions(
       return absl::InvalidArgumentError(absl::StrCat(
           "Unknown compile option '", option.name,
           "'; known options: entry (string), checks_as_outputs (bool), "
-          "device_assignment (int64 list)"));
+          "fusion (bool), device_assignment (int64 list)"));
     }
   }
   return result;
@@ -70,11 +73,10 @@ PJRTX_Error* ClientCompile(PJRTX_Client_Compile_Args* args) {
   PJRTX_CHECK_ARGS(PJRTX_Client_Compile_Args, args);
   args->executable = nullptr;
   PJRTX_RETURN_ERROR_IF(CheckHandle(args->client, "client"));
-  PJRTX_RETURN_ERROR_IF(CheckStructSize("PJRTX_Program", args->program,
-                                        args->program == nullptr
-                                            ? 0
-                                            : args->program->struct_size,
-                                        PJRTX_Program_STRUCT_SIZE));
+  PJRTX_RETURN_ERROR_IF(
+      CheckStructSize("PJRTX_Program", args->program,
+                      args->program == nullptr ? 0 : args->program->struct_size,
+                      PJRTX_Program_STRUCT_SIZE));
   const PJRTX_Program& program = *args->program;
   if (program.code == nullptr && program.code_size > 0) {
     return ToError(absl::InvalidArgumentError("program code is NULL"));
@@ -104,9 +106,10 @@ PJRTX_Error* ClientDeserializeAndLoad(
     return ToError(absl::InvalidArgumentError("serialized_executable is NULL"));
   }
   absl::StatusOr<std::unique_ptr<Executable>> executable =
-      Executable::Deserialize(args->client->state,
-                              std::string_view(args->serialized_executable,
-                                               args->serialized_executable_size));
+      Executable::Deserialize(
+          args->client->state,
+          std::string_view(args->serialized_executable,
+                           args->serialized_executable_size));
   if (!executable.ok()) return ToError(executable.status());
   args->executable = Wrap(args->client, *std::move(executable));
   return nullptr;
@@ -164,7 +167,8 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
   for (size_t d = 0; d < num_devices; ++d) {
     PJRTX_Device* device =
         args->devices == nullptr ? e.devices[d] : args->devices[d];
-    PJRTX_RETURN_ERROR_IF(CheckHandle(device, absl::StrCat("devices[", d, "]")));
+    PJRTX_RETURN_ERROR_IF(
+        CheckHandle(device, absl::StrCat("devices[", d, "]")));
     if (device->client != e.client) {
       return ToError(absl::InvalidArgumentError(
           "A device belongs to another client than the executable"));
@@ -180,11 +184,11 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
     }
     for (size_t i = 0; i < args->num_args; ++i) {
       PJRTX_Buffer* buffer = args->argument_lists[d][i];
-      PJRTX_RETURN_ERROR_IF(
-          CheckHandle(buffer, absl::StrCat("argument_lists[", d, "][", i, "]")));
+      PJRTX_RETURN_ERROR_IF(CheckHandle(
+          buffer, absl::StrCat("argument_lists[", d, "][", i, "]")));
       if (buffer->client != e.client) {
-        return ToError(absl::InvalidArgumentError(absl::StrCat(
-            "Argument ", i, " belongs to another client")));
+        return ToError(absl::InvalidArgumentError(
+            absl::StrCat("Argument ", i, " belongs to another client")));
       }
       arguments[d].push_back(buffer->buffer.get());
     }
@@ -228,7 +232,8 @@ PJRTX_Error* ExecutableSerialize(PJRTX_LoadedExecutable_Serialize_Args* args) {
   args->serialized_executable = nullptr;
   args->serialized_executable_deleter = nullptr;
   PJRTX_RETURN_ERROR_IF(CheckHandle(args->executable, "executable"));
-  auto* serialized = new SerializedBytes{args->executable->executable->Serialize()};
+  auto* serialized =
+      new SerializedBytes{args->executable->executable->Serialize()};
   args->serialized_bytes = serialized->bytes.data();
   args->serialized_bytes_size = serialized->bytes.size();
   args->serialized_executable = serialized;

@@ -91,7 +91,6 @@ class Buffer {
          size_t size_in_bytes, std::shared_ptr<DeviceAllocation> allocation,
          EventRef definition_event);
 
-
   const std::shared_ptr<ClientState> client_;
   const int device_;
   const int memory_;

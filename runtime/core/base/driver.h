@@ -87,6 +87,7 @@ class DeviceProgram {
 struct ProgramOptions {
   std::string entry;               // Function to run; empty: the default.
   bool checks_as_outputs = false;  // Test-corpus check ops become outputs.
+  bool fusion = true;              // Fuse elementwise chains.
 };
 
 struct CompiledProgram {
@@ -124,9 +125,9 @@ class Driver {
 
   // Optional: compiles `code` in `format` (e.g. "mlir"). Errors keep the
   // compiler's "line:column" positions. Default: UNIMPLEMENTED.
-  virtual absl::StatusOr<CompiledProgram> Compile(std::string_view format,
-                                                  std::string_view code,
-                                                  const ProgramOptions& options);
+  virtual absl::StatusOr<CompiledProgram> Compile(
+      std::string_view format, std::string_view code,
+      const ProgramOptions& options);
 
   // Optional: threads for the core's host queues (0: one per hardware
   // thread; 1 makes all devices run cooperatively on one thread).

@@ -35,8 +35,8 @@ absl::StatusOr<std::vector<int>> ResolveDevices(
           "device_assignment names device ", id, ", which does not exist"));
     }
     if (std::count(devices.begin(), devices.end(), found)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "device_assignment names device ", id, " twice"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("device_assignment names device ", id, " twice"));
     }
     // Devices of other processes run their own copy of the program.
     if (client.device(found).addressable) devices.push_back(found);
@@ -94,6 +94,7 @@ std::string Executable::Serialize() const {
   file_builder.add_code(code_offset);
   file_builder.add_entry(entry_offset);
   file_builder.add_checks_as_outputs(options_.program.checks_as_outputs);
+  file_builder.add_fusion(options_.program.fusion);
   file_builder.add_device_assignment(assignment_offset);
   builder.Finish(file_builder.Finish(), fb::ExecutableFileIdentifier());
   return std::string(reinterpret_cast<const char*>(builder.GetBufferPointer()),
@@ -105,15 +106,17 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
   if (bytes.size() < 8 ||
       !flatbuffers::BufferHasIdentifier(data, fb::ExecutableFileIdentifier())) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Not a pjrtx executable: ", bytes.size(), " bytes without the file "
-        "identifier '", fb::ExecutableFileIdentifier(), "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Not a pjrtx executable: ", bytes.size(),
+                     " bytes without the file "
+                     "identifier '",
+                     fb::ExecutableFileIdentifier(), "'"));
   }
   flatbuffers::Verifier verifier(data, bytes.size());
   if (!fb::VerifyExecutableFileBuffer(verifier)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Serialized executable of ", bytes.size(),
-        " bytes is truncated or corrupt"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Serialized executable of ", bytes.size(),
+                     " bytes is truncated or corrupt"));
   }
   const fb::ExecutableFile* file = fb::GetExecutableFile(data);
   if (file->format_version() != kFormatVersion) {
@@ -124,10 +127,10 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
   const std::string platform =
       file->platform() != nullptr ? file->platform()->str() : "";
   if (platform != client->topology().platform_version) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Serialized executable was made for '", platform,
-        "', not for this client's '", client->topology().platform_version,
-        "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Serialized executable was made for '", platform,
+                     "', not for this client's '",
+                     client->topology().platform_version, "'"));
   }
   if (file->code() == nullptr || file->program_format() == nullptr) {
     return absl::InvalidArgumentError("Serialized executable has no program");
@@ -135,6 +138,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
   ExecutableOptions options;
   if (file->entry() != nullptr) options.program.entry = file->entry()->str();
   options.program.checks_as_outputs = file->checks_as_outputs();
+  options.program.fusion = file->fusion();
   if (file->device_assignment() != nullptr) {
     options.device_assignment.assign(file->device_assignment()->begin(),
                                      file->device_assignment()->end());
@@ -157,15 +161,15 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
   for (size_t d = 0; d < devices.size(); ++d) {
     if (std::find(devices_.begin(), devices_.end(), devices[d]) ==
         devices_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Device ", client_->device(devices[d]).global_id,
-          " is not one of the executable's devices"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("Device ", client_->device(devices[d]).global_id,
+                       " is not one of the executable's devices"));
     }
     if (arguments[d].size() != inputs.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", name(), "' takes ", inputs.size(), " argument(s), got ",
-          arguments[d].size(), " for device ",
-          client_->device(devices[d]).global_id));
+      return absl::InvalidArgumentError(
+          absl::StrCat("'", name(), "' takes ", inputs.size(),
+                       " argument(s), got ", arguments[d].size(),
+                       " for device ", client_->device(devices[d]).global_id));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
       const Buffer* arg = arguments[d][i];
@@ -173,9 +177,8 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
         return absl::InvalidArgumentError(absl::StrCat(
             "Argument ", i, " on device ",
             client_->device(devices[d]).global_id, " is ",
-            ElementTypeName(arg->type()), "[",
-            absl::StrJoin(arg->dims(), ","), "], expected ",
-            ElementTypeName(inputs[i].type), "[",
+            ElementTypeName(arg->type()), "[", absl::StrJoin(arg->dims(), ","),
+            "], expected ", ElementTypeName(inputs[i].type), "[",
             absl::StrJoin(inputs[i].dims, ","), "]"));
       }
       if (arg->device() != devices[d]) {
@@ -185,8 +188,8 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
             client_->device(arg->device()).global_id));
       }
       if (arg->IsDeleted()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "Argument ", i, " was deleted or donated"));
+        return absl::FailedPreconditionError(
+            absl::StrCat("Argument ", i, " was deleted or donated"));
       }
     }
   }
@@ -233,8 +236,7 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     EventRef done = client_->queue(device).Enqueue(
-        std::move(deps),
-        [compiled, device, held_inputs, out_allocations]() {
+        std::move(deps), [compiled, device, held_inputs, out_allocations]() {
           std::vector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());
@@ -243,9 +245,9 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
     Run run;
     run.done = done;
     for (size_t o = 0; o < outputs.size(); ++o) {
-      run.outputs.push_back(Buffer::FromAllocation(
-          client_, device, memory, outputs[o].type, outputs[o].dims,
-          out_allocations[o], done));
+      run.outputs.push_back(
+          Buffer::FromAllocation(client_, device, memory, outputs[o].type,
+                                 outputs[o].dims, out_allocations[o], done));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
       Buffer* arg = arguments[d][i];

@@ -1,6 +1,6 @@
 // Parses every test case of the StableHLO interpreter corpus (the .mlir
 // files under ../shared/conformance/stablehlo-interpret, split on
-// `// -----` lines as stablehlo-translate -split-input-file splits them).
+// `// -----` as stablehlo-translate -split-input-file splits them).
 //
 // The corpus folder is the first argument of the test binary, else
 // $PJRTX_STABLEHLO_CORPUS_DIR, else the one beside the repository; the test
@@ -57,7 +57,8 @@ std::vector<std::string> SplitCases(const std::string& text) {
   std::string line;
   while (std::getline(lines, line)) {
     ++lines_read;
-    if (line.rfind("// -----", 0) == 0) {
+    // Like mlir's splitter, a marker anywhere splits (even `// // -----`).
+    if (line.find("// -----") != std::string::npos) {
       cases.emplace_back(lines_read, '\n');
     } else {
       cases.back() += line + "\n";

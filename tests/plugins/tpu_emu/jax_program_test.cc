@@ -21,7 +21,8 @@ using ::testing::HasSubstr;
 
 // f(x) = -(sum(x, axis=1) * 2^3), the doubling done by a fori_loop, the
 // negation by a private helper.
-constexpr char kJaxModule[] = R"(module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+constexpr char kJaxModule[] =
+    R"(module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<4x3xf32> {mhlo.layout_mode = "default", mhlo.sharding = "{replicated}"}) -> (tensor<4xf32> {jax.result_info = "", mhlo.layout_mode = "default"}) {
     %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
     %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
@@ -106,6 +107,43 @@ TEST_F(JaxProgramTest, TypeErrorsNameTheOpWithLineAndColumn) {
   EXPECT_THAT(executable.status().message(), HasSubstr("4:"));
   EXPECT_THAT(executable.status().message(), HasSubstr("stablehlo.reduce"));
   EXPECT_THAT(executable.status().message(), HasSubstr("tensor<4xf32>"));
+}
+
+}  // namespace
+
+namespace {
+
+// 1 + 2^-10 is exact in f32 and rounds to 1 in bf16 (8 mantissa bits).
+constexpr char kDot[] = R"(
+func.func @main(%a: tensor<1x2xf32>, %b: tensor<2x1xf32>) -> tensor<1x1xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1x2xf32>, tensor<2x1xf32>) -> tensor<1x1xf32>
+  func.return %0 : tensor<1x1xf32>
+}
+)";
+
+float DotWithPrecision(const std::string& precision) {
+  auto library = PluginLibrary::Load(TPU_EMU_PLUGIN);
+  EXPECT_TRUE(library.ok());
+  auto client = Client::Create(*library, {{"matmul_precision", precision}});
+  EXPECT_TRUE(client.ok()) << client.status();
+  auto executable = Executable::Compile(*client, kDot);
+  EXPECT_TRUE(executable.ok()) << executable.status();
+  const float a[2] = {1.0f + 1.0f / 1024, 1.0f};
+  const float b[2] = {1.0f, 1.0f};
+  auto device = client->addressable_devices()[0];
+  auto lhs = client->BufferFromHost(a, PJRTX_Buffer_Type_F32, {1, 2}, device);
+  auto rhs = client->BufferFromHost(b, PJRTX_Buffer_Type_F32, {2, 1}, device);
+  auto run = executable->Execute(device, {&*lhs, &*rhs});
+  EXPECT_TRUE(run.ok()) << run.status();
+  auto bytes = run->outputs[0].ToHostSync();
+  float out;
+  std::memcpy(&out, bytes->data(), 4);
+  return out;
+}
+
+TEST(MatmulPrecisionTest, HighestIsExactF32AndTpuIsOneBf16Pass) {
+  EXPECT_EQ(DotWithPrecision("highest"), 2.0f + 1.0f / 1024);
+  EXPECT_EQ(DotWithPrecision("tpu"), 2.0f);
 }
 
 }  // namespace

@@ -200,6 +200,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadOption{{"hbm_bytes=9223372036854775807"},
                   {"hbm_bytes is 9223372036854775807"}},
         BadOption{{"mode=fast"}, {"'fast'", "'async' or 'sync'"}},
+        BadOption{{"matmul_precision=fast"}, {"'fast'", "'highest' or 'tpu'"}},
         BadOption{{"topology=5"}, {"Invalid topology '5'"}}));
 
 }  // namespace

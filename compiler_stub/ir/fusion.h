@@ -1,0 +1,19 @@
+// Elementwise fusion: a target-neutral pass over verified programs.
+#ifndef PJRTX_COMPILER_STUB_IR_FUSION_H_
+#define PJRTX_COMPILER_STUB_IR_FUSION_H_
+
+#include "compiler_stub/ir/program.h"
+
+namespace pjrtx::ir {
+
+// Replaces groups of elementwise instructions over one shape — unary,
+// binary, compare, select, clamp, convert, reading rank-0 broadcasts as
+// scalars — by kFusedElementwise instructions, so
+// that a target computes each group in one pass over memory instead of
+// materializing every intermediate. A value used outside its group becomes
+// one of the group's results. Groups of a single op are left alone.
+void FuseElementwise(Program& program);
+
+}  // namespace pjrtx::ir
+
+#endif  // PJRTX_COMPILER_STUB_IR_FUSION_H_

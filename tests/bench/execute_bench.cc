@@ -1,0 +1,201 @@
+// Execution benchmark on a plugin (tpu_emu by default), in one run:
+//  (a) the 8-op chain y = ((((x*a+b)-c)*d) max e) min f + g on f32[64 Mi]
+//      with scalar constants, fused and unfused, against memcpy of the
+//      same bytes; outputs are recycled device memory; one thread each.
+//  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
+//      against a mutex + condition-variable ping-pong between two threads.
+//
+//   execute_bench --plugin=PATH [--quick]
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "runtime/client/client.h"
+#include "runtime/client/executable.h"
+#include "tests/bench/ping_pong.h"
+#include "tests/bench/ratio_benchmark.h"
+
+namespace {
+
+using pjrtx::bench::CompareAlternating;
+using pjrtx::bench::PingPong;
+using pjrtx::bench::PrintResult;
+using pjrtx::bench::RatioResult;
+using pjrtx::client::Buffer;
+using pjrtx::client::Client;
+using pjrtx::client::Device;
+using pjrtx::client::Executable;
+using pjrtx::client::NamedValue;
+using pjrtx::client::PluginLibrary;
+
+std::string ChainProgram(int64_t n) {
+  const std::string t = absl::StrCat("tensor<", n, "xf32>");
+  std::string text =
+      absl::StrCat("func.func @main(%x: ", t, ") -> ", t, " {\n");
+  const char* names[] = {"a", "b", "c", "d", "e", "f", "g"};
+  const char* values[] = {"1.5", "0.25", "0.125", "0.75", "-2.0", "2.0", "0.5"};
+  for (int i = 0; i < 7; ++i) {
+    absl::StrAppend(&text, "  %", names[i], "0 = stablehlo.constant dense<",
+                    values[i], "> : tensor<f32>\n  %", names[i],
+                    " = stablehlo.broadcast_in_dim %", names[i],
+                    "0, dims = [] : (tensor<f32>) -> ", t, "\n");
+  }
+  absl::StrAppend(&text, "  %1 = stablehlo.multiply %x, %a : ", t, "\n",
+                  "  %2 = stablehlo.add %1, %b : ", t, "\n",
+                  "  %3 = stablehlo.subtract %2, %c : ", t, "\n",
+                  "  %4 = stablehlo.multiply %3, %d : ", t, "\n",
+                  "  %5 = stablehlo.maximum %4, %e : ", t, "\n",
+                  "  %6 = stablehlo.minimum %5, %f : ", t, "\n",
+                  "  %7 = stablehlo.add %6, %g : ", t, "\n",
+                  "  func.return %7 : ", t, "\n}\n");
+  return text;
+}
+
+constexpr char kTinyAdd[] = R"(
+func.func @main(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %x, %y : tensor<f32>
+  func.return %0 : tensor<f32>
+}
+)";
+
+bool RunOnce(const Executable& executable, const Device& device,
+             const std::vector<const Buffer*>& args) {
+  auto run = executable.Execute(device, args);
+  if (!run.ok()) {
+    std::fprintf(stderr, "error: %s\n", run.status().ToString().c_str());
+    return false;
+  }
+  return run->done.Await().ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string plugin;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--plugin=", 0) == 0) {
+      plugin = arg.substr(9);
+    } else if (arg == "--quick") {
+      quick = true;
+    } else {
+      std::fprintf(stderr, "usage: execute_bench --plugin=PATH [--quick]\n");
+      return 2;
+    }
+  }
+  auto library = PluginLibrary::Load(plugin);
+  if (!library.ok()) {
+    std::fprintf(stderr, "error: %s\n", library.status().ToString().c_str());
+    return 1;
+  }
+  auto client = Client::Create(
+      *library,
+      {{"hbm_bytes", int64_t{4} << 30}, {"topology", std::string("v5e:1x1")}});
+  if (!client.ok()) {
+    std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
+    return 1;
+  }
+  const Device device = client->addressable_devices()[0];
+  bool failed = false;
+  std::printf("execute_bench: %s %s; one thread on each side\n",
+              client->platform_name().c_str(),
+              client->platform_version().c_str());
+
+  // (a) The fused chain.
+  const int64_t n = quick ? (int64_t{1} << 20) : (int64_t{64} << 20);
+  const std::string chain = ChainProgram(n);
+  auto fused = Executable::Compile(*client, chain);
+  auto unfused = Executable::Compile(*client, chain, {{"fusion", false}});
+  if (!fused.ok() || !unfused.ok()) {
+    std::fprintf(stderr, "error: %s %s\n", fused.status().ToString().c_str(),
+                 unfused.status().ToString().c_str());
+    return 1;
+  }
+  std::vector<float> host(n);
+  for (int64_t i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000) / 7;
+  auto x =
+      client->BufferFromHost(host.data(), PJRTX_Buffer_Type_F32, {n}, device);
+  if (!x.ok()) {
+    std::fprintf(stderr, "error: %s\n", x.status().ToString().c_str());
+    return 1;
+  }
+  std::vector<float> sink(n);
+  auto memcpy_anchor = [&] {
+    std::memcpy(sink.data(), host.data(), n * sizeof(float));
+    return true;
+  };
+  const double bytes = static_cast<double>(n) * sizeof(float);
+  auto report = [&](const std::string& name, const RatioResult& r) {
+    PrintResult(name, r,
+                absl::StrFormat("GBps=%.2f memcpy_GBps=%.2f ms=%.2f",
+                                bytes / r.subject_seconds / 1e9,
+                                bytes / r.anchor_seconds / 1e9,
+                                r.subject_seconds * 1e3));
+  };
+  const int trials = 5;
+  RatioResult fused_r =
+      CompareAlternating([&] { return RunOnce(*fused, device, {&*x}); },
+                         memcpy_anchor, 1, trials, &failed);
+  report("execute.chain8_fused_vs_memcpy", fused_r);
+  RatioResult unfused_r =
+      CompareAlternating([&] { return RunOnce(*unfused, device, {&*x}); },
+                         memcpy_anchor, 1, trials, &failed);
+  report("execute.chain8_unfused_vs_memcpy", unfused_r);
+  RatioResult speedup = CompareAlternating(
+      [&] { return RunOnce(*fused, device, {&*x}); },
+      [&] { return RunOnce(*unfused, device, {&*x}); }, 1, trials, &failed);
+  PrintResult("execute.chain8_fused_vs_unfused", speedup,
+              absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
+                              speedup.subject_seconds * 1e3,
+                              speedup.anchor_seconds * 1e3));
+
+  // (c) Dispatch of a one-element add.
+  auto tiny = Executable::Compile(*client, kTinyAdd);
+  float one = 1.0f;
+  auto a = client->BufferFromHost(&one, PJRTX_Buffer_Type_F32, {}, device);
+  auto b = client->BufferFromHost(&one, PJRTX_Buffer_Type_F32, {}, device);
+  if (!tiny.ok() || !a.ok() || !b.ok()) {
+    std::fprintf(stderr, "error: could not set up the dispatch benchmark\n");
+    return 1;
+  }
+  PingPong ping_pong;
+  const int round_trips = quick ? 2000 : 10000;
+  RatioResult await_r = CompareAlternating(
+      [&] {
+        return RunOnce(*tiny, device, {&*a, &*b});
+      },
+      [&] { return ping_pong.RoundTrip(); }, round_trips / 5, 5, &failed);
+  PrintResult("execute.dispatch_enqueue_await_vs_pingpong", await_r,
+              absl::StrFormat("us=%.2f pingpong_us=%.2f x_pingpong=%.2f",
+                              await_r.subject_seconds * 1e6,
+                              await_r.anchor_seconds * 1e6,
+                              1.0 / await_r.median_ratio));
+  // Enqueue only: the caller's cost; completions drain between trials.
+  std::vector<Executable::Run> pending;
+  pending.reserve(round_trips);
+  RatioResult enqueue_r = CompareAlternating(
+      [&] {
+        auto run = tiny->Execute(device, {&*a, &*b});
+        if (!run.ok()) return false;
+        pending.push_back(*std::move(run));
+        return true;
+      },
+      [&] {
+        for (auto& p : pending) p.done.Await().IgnoreError();
+        pending.clear();
+        return ping_pong.RoundTrip();
+      },
+      round_trips / 5, 5, &failed);
+  for (auto& p : pending) p.done.Await().IgnoreError();
+  PrintResult("execute.dispatch_enqueue_vs_pingpong", enqueue_r,
+              absl::StrFormat("us=%.2f", enqueue_r.subject_seconds * 1e6));
+  if (failed) {
+    std::fprintf(stderr, "error: an execution failed during the benchmark\n");
+    return 1;
+  }
+  return 0;
+}
