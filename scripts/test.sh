@@ -24,5 +24,5 @@ fi
 
 ./scripts/build.sh release
 ./scripts/build.sh asan
-run_ctest asan -LE "bench"
+run_ctest asan
 run_ctest release

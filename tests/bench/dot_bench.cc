@@ -35,6 +35,7 @@
 #include "oneapi/dnnl/dnnl.hpp"
 #include "runtime/client/client.h"
 #include "runtime/client/executable.h"
+#include "tests/bench/benchmark_client.h"
 #include "tests/bench/ratio_benchmark.h"
 
 namespace {
@@ -45,7 +46,6 @@ using pjrtx::bench::RatioResult;
 using pjrtx::client::Client;
 using pjrtx::client::Device;
 using pjrtx::client::Executable;
-using pjrtx::client::PluginLibrary;
 
 // Each timed batch of calls lasts about this long, so that the clock and
 // the call overhead are negligible.
@@ -245,39 +245,11 @@ bool RunSize(const Client& client, const Device& device, const DotType& type,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string plugin;
-  std::vector<std::string> option_flags;
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--plugin=", 0) == 0) {
-      plugin = arg.substr(9);
-    } else if (arg == "--option" && i + 1 < argc) {
-      option_flags.push_back(argv[++i]);
-    } else if (arg == "--quick") {
-      quick = true;
-    } else {
-      std::fprintf(stderr,
-                   "usage: dot_bench --plugin=PATH [--option k=v]... "
-                   "[--quick]\n");
-      return 2;
-    }
-  }
-  auto library = PluginLibrary::Load(plugin);
-  if (!library.ok()) {
-    std::fprintf(stderr, "error: %s\n", library.status().ToString().c_str());
-    return 1;
-  }
-  auto options = Client::ParseOptions(**library, option_flags);
-  if (!options.ok()) {
-    std::fprintf(stderr, "error: %s\n", options.status().ToString().c_str());
-    return 2;
-  }
-  auto client = Client::Create(*library, *options);
-  if (!client.ok()) {
-    std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
-    return 1;
-  }
+  int exit_code = 0;
+  auto setup = pjrtx::bench::OpenBenchmarkClient(argc, argv, {}, &exit_code);
+  if (!setup) return exit_code;
+  const bool quick = setup->quick;
+  Client* client = setup->client.get();
   auto devices = client->addressable_devices();
   if (devices.empty()) {
     std::fprintf(stderr, "error: no addressable device\n");

@@ -5,7 +5,7 @@
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
-//   execute_bench --plugin=PATH [--quick]
+//   execute_bench --plugin=PATH [--option k=v]... [--quick]
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "runtime/client/client.h"
 #include "runtime/client/executable.h"
+#include "tests/bench/benchmark_client.h"
 #include "tests/bench/ping_pong.h"
 #include "tests/bench/ratio_benchmark.h"
 
@@ -29,7 +30,6 @@ using pjrtx::client::Client;
 using pjrtx::client::Device;
 using pjrtx::client::Executable;
 using pjrtx::client::NamedValue;
-using pjrtx::client::PluginLibrary;
 
 std::string ChainProgram(int64_t n) {
   const std::string t = absl::StrCat("tensor<", n, "xf32>");
@@ -74,31 +74,15 @@ bool RunOnce(const Executable& executable, const Device& device,
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string plugin;
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--plugin=", 0) == 0) {
-      plugin = arg.substr(9);
-    } else if (arg == "--quick") {
-      quick = true;
-    } else {
-      std::fprintf(stderr, "usage: execute_bench --plugin=PATH [--quick]\n");
-      return 2;
-    }
-  }
-  auto library = PluginLibrary::Load(plugin);
-  if (!library.ok()) {
-    std::fprintf(stderr, "error: %s\n", library.status().ToString().c_str());
-    return 1;
-  }
-  auto client = Client::Create(
-      *library,
-      {{"hbm_bytes", int64_t{4} << 30}, {"topology", std::string("v5e:1x1")}});
-  if (!client.ok()) {
-    std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
-    return 1;
-  }
+  int exit_code = 0;
+  // One chip with room for the 64 Mi-element chain and its intermediates.
+  auto setup = pjrtx::bench::OpenBenchmarkClient(
+      argc, argv,
+      {{"topology", std::string("v5e:1x1")}, {"hbm_bytes", int64_t{4} << 30}},
+      &exit_code);
+  if (!setup) return exit_code;
+  const bool quick = setup->quick;
+  Client* client = setup->client.get();
   const Device device = client->addressable_devices()[0];
   bool failed = false;
   std::printf("execute_bench: %s %s; one thread on each side\n",
