@@ -139,7 +139,10 @@ absl::Status Interpreter::Execute(const Instruction& inst,
   switch (inst.opcode) {
     case OpCode::kConstant: {
       Literal literal(result_shape(0));
-      std::memcpy(literal.data(), a.constant.data(), a.constant.size());
+      // An empty constant has no bytes (and memcpy takes no NULL source).
+      if (!a.constant.empty()) {
+        std::memcpy(literal.data(), a.constant.data(), a.constant.size());
+      }
       set(0, std::move(literal));
       return absl::OkStatus();
     }
