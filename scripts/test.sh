@@ -17,7 +17,8 @@ run_ctest() {
 if [ "${1:-}" = "--tsan" ]; then
   ./scripts/build.sh tsan
   # UCX intercepts mmap unless told not to, which TSan cannot follow.
-  UCX_MEM_MMAP_HOOK_MODE=none TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  UCX_MEM_MMAP_HOOK_MODE=none \
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp" \
     run_ctest tsan -L "unit|conformance"
   exit 0
 fi

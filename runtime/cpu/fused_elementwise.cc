@@ -68,8 +68,8 @@ struct F32Operand {
   float scalar = 0;
 };
 
-// Always inlined, so that each target clone of RunF32Step compiles the
-// loops for its own instruction set.
+// Always inlined, so that each per-ISA copy of the step loops compiles
+// them for its own instruction set.
 template <typename Fn>
 __attribute__((always_inline)) inline void Apply2(const F32Operand& a,
                                                   const F32Operand& b,
@@ -93,9 +93,11 @@ __attribute__((always_inline)) inline void Apply2(const F32Operand& a,
   }
 }
 
-// Cloned per instruction set and picked at load time by the CPU's
-// features, so the same binary runs AVX-512 or AVX2 loops where present.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void RunF32Step(
+// The step loops, compiled once per instruction set below; RunF32Step
+// picks one by the CPU's features on first use. (Explicit dispatch rather
+// than GCC's target_clones: its ifunc resolver runs before sanitizer
+// runtimes are initialized, which ThreadSanitizer does not survive.)
+__attribute__((always_inline)) inline void F32StepBody(
     const ir::FusedStep& step, const F32Operand* in, float* out, int64_t n) {
   if (step.opcode == ir::OpCode::kUnary) {
     const F32Operand zero{nullptr, 0.0f};
@@ -126,6 +128,31 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void RunF32Step(
       return Apply2(in[0], in[1], out, n,
                     [](float x, float y) { return MinF32(x, y); });
   }
+}
+
+__attribute__((target("avx512f"))) void F32StepAvx512(const ir::FusedStep& step,
+                                                      const F32Operand* in,
+                                                      float* out, int64_t n) {
+  F32StepBody(step, in, out, n);
+}
+__attribute__((target("avx2"))) void F32StepAvx2(const ir::FusedStep& step,
+                                                 const F32Operand* in,
+                                                 float* out, int64_t n) {
+  F32StepBody(step, in, out, n);
+}
+void F32StepBaseline(const ir::FusedStep& step, const F32Operand* in,
+                     float* out, int64_t n) {
+  F32StepBody(step, in, out, n);
+}
+
+void RunF32Step(const ir::FusedStep& step, const F32Operand* in, float* out,
+                int64_t n) {
+  using StepFn =
+      void (*)(const ir::FusedStep&, const F32Operand*, float*, int64_t);
+  static const StepFn run = __builtin_cpu_supports("avx512f") ? F32StepAvx512
+                            : __builtin_cpu_supports("avx2")  ? F32StepAvx2
+                                                              : F32StepBaseline;
+  run(step, in, out, n);
 }
 
 bool TryF32FastPath(const ir::FusedBody& body, absl::Span<const Literal> inputs,

@@ -326,7 +326,9 @@ TEST(OneDnnDotPlanTest, ConcurrentRunsOfOnePlan) {
       OneDnnDot::Create(lhs_shape, rhs_shape, dims, result, false);
   ASSERT_TRUE(dot.ok()) << dot.status();
   constexpr int kThreads = 4;
-  std::vector<bool> matched(kThreads, false);
+  // One byte per thread: std::vector<bool> packs flags into shared words,
+  // so concurrent writes to different flags would race.
+  std::vector<char> matched(kThreads, false);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
