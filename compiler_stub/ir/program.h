@@ -68,9 +68,6 @@ enum class OpCode {
   kOptimizationBarrier,
   kGetDimensionSize,
   kAfterAll,
-  // A value the caller asked to see (check ops of the test corpus become
-  // extra outputs, see CompileOptions::checks_as_outputs).
-  kOutput,
   // Elementwise ops (and the scalar broadcasts and constants feeding them)
   // fused into one pass over memory; see FusedBody.
   kFusedElementwise,

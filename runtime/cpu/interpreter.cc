@@ -392,8 +392,6 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kAfterAll:
       env[inst.results[0]] = Value{ir::ValueType::Kind::kToken, {}, {}};
       return absl::OkStatus();
-    case OpCode::kOutput:
-      return absl::OkStatus();
     case OpCode::kFusedElementwise: {
       std::vector<Literal> outputs;
       for (size_t i = 0; i < inst.results.size(); ++i) {

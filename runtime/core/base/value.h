@@ -52,10 +52,6 @@ class OptionSet {
   float GetFloat(absl::string_view name) const;
   bool GetBool(absl::string_view name) const;
 
-  const std::map<std::string, Value, std::less<>>& values() const {
-    return values_;
-  }
-
  private:
   const Value& Get(absl::string_view name) const;
   std::map<std::string, Value, std::less<>> values_;
