@@ -529,6 +529,26 @@ func.func @main(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> (tensor<8x8xf32>, t
 }
 )";
 
+// Every way the f32 register path reads operands: scalar first and second,
+// two tensors, a value read three steps later (spilled), the same value
+// twice, unary steps, and a second output that is not the last step. $N
+// covers a partial last block and, large, the streaming stores.
+constexpr char kF32Forms[] = R"(
+func.func @main(%x: tensor<$Nxf32>, %y: tensor<$Nxf32>, %s: tensor<f32>) -> (tensor<$Nxf32>, tensor<$Nxf32>) {
+  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<$Nxf32>
+  %0 = stablehlo.subtract %sb, %x : tensor<$Nxf32>
+  %1 = stablehlo.divide %0, %y : tensor<$Nxf32>
+  %2 = stablehlo.multiply %1, %1 : tensor<$Nxf32>
+  %3 = stablehlo.negate %2 : tensor<$Nxf32>
+  %4 = stablehlo.maximum %sb, %3 : tensor<$Nxf32>
+  %5 = stablehlo.minimum %4, %1 : tensor<$Nxf32>
+  %6 = stablehlo.abs %5 : tensor<$Nxf32>
+  %7 = stablehlo.maximum %y, %6 : tensor<$Nxf32>
+  %8 = stablehlo.minimum %7, %sb : tensor<$Nxf32>
+  func.return %8, %3 : tensor<$Nxf32>, tensor<$Nxf32>
+}
+)";
+
 std::vector<EquivalenceCase> EquivalenceCases() {
   std::vector<EquivalenceCase> cases = {
       {"chain_f32", Chain("f32", "1024"), 1},
@@ -537,6 +557,9 @@ std::vector<EquivalenceCase> EquivalenceCases() {
       {"chain_bf16", Chain("bf16", "1000"), 1},
       {"chain_f16", Chain("f16", "1000"), 1},
       {"chain_f64", Chain("f64", "100"), 1},
+      {"f32_forms", absl::StrReplaceAll(kF32Forms, {{"$N", "1000"}}), 1},
+      {"f32_forms_streamed",
+       absl::StrReplaceAll(kF32Forms, {{"$N", "1100037"}}), 1},
       // %gt .. %sq; %total and %odd (which reads %both, closing the first
       // group); %h and %hm. %ne and %out stay alone.
       {"mixed_types", kMixedTypes, 3},

@@ -1,0 +1,412 @@
+#include "runtime/cpu/fused_f32.h"
+
+#include <immintrin.h>
+
+#include <bit>
+#include <cstring>
+
+// The 64-byte vector type below only travels between always-inlined
+// functions, so the ABI warning GCC gives for returning it on baseline
+// x86-64 is moot.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace pjrtx::cpu {
+namespace {
+
+constexpr int kMaxInputs = 16;
+constexpr int kMaxSteps = 64;
+constexpr int kMaxOutputs = 8;
+constexpr int kMaxSpills = 16;
+constexpr int kLanes = 16;
+constexpr int kVectors = 8;  // Per block: eight registers in flight.
+constexpr int kBlock = kLanes * kVectors;
+// Outputs at least this large go around the caches: they would only evict
+// the inputs still to be read.
+constexpr int64_t kStreamBytes = int64_t{4} << 20;
+// How far ahead of the block being computed inputs are fetched.
+constexpr int64_t kPrefetchElements = 1024;
+
+using V = float __attribute__((vector_size(64)));
+using VI = int32_t __attribute__((vector_size(64)));
+
+enum class Op : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin, kNeg, kAbs };
+enum class Source : uint8_t { kAccumulator, kInput, kScalar, kSpill };
+
+struct Operand {
+  Source source = Source::kAccumulator;
+  uint8_t index = 0;
+};
+
+// How an instruction reads its operands. The common shapes get their own
+// dispatch so that a step costs one indirect jump.
+enum class Form : uint8_t {
+  kAccumulatorScalar,  // op(accumulator, scalar)
+  kScalarAccumulator,  // op(scalar, accumulator)
+  kGeneral,            // operands fetched from anywhere
+};
+constexpr int kNumForms = 3;
+
+struct Instruction {
+  Op op = Op::kAdd;
+  Form form = Form::kGeneral;
+  uint8_t code = 0;  // op * kNumForms + form: the one dispatch key.
+  Operand a, b;
+  int8_t spill = -1;  // Slot that keeps the result for a later reader.
+};
+
+constexpr uint8_t Code(Op op, Form form) {
+  return static_cast<uint8_t>(static_cast<int>(op) * kNumForms +
+                              static_cast<int>(form));
+}
+
+// The body as an accumulator program: each instruction leaves its result
+// in the accumulator, which the next instruction may read for free.
+struct Plan {
+  Instruction code[kMaxSteps];
+  int size = 0;
+  Operand outputs[kMaxOutputs];
+  int num_outputs = 0;
+};
+
+bool ToOp(const ir::FusedStep& step, Op* op) {
+  if (step.type != ir::ElementType::kF32) return false;
+  if (step.opcode == ir::OpCode::kUnary && step.inputs.size() == 1) {
+    if (step.unary == ir::UnaryOp::kNegate) return *op = Op::kNeg, true;
+    if (step.unary == ir::UnaryOp::kAbs) return *op = Op::kAbs, true;
+    return false;
+  }
+  if (step.opcode != ir::OpCode::kBinary || step.inputs.size() != 2) {
+    return false;
+  }
+  switch (step.binary) {
+    case ir::BinaryOp::kAdd:
+      return *op = Op::kAdd, true;
+    case ir::BinaryOp::kSubtract:
+      return *op = Op::kSub, true;
+    case ir::BinaryOp::kMultiply:
+      return *op = Op::kMul, true;
+    case ir::BinaryOp::kDivide:
+      return *op = Op::kDiv, true;
+    case ir::BinaryOp::kMaximum:
+      return *op = Op::kMax, true;
+    case ir::BinaryOp::kMinimum:
+      return *op = Op::kMin, true;
+    default:
+      return false;
+  }
+}
+
+bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
+              Plan* plan) {
+  const int num_inputs = body.num_inputs;
+  const int num_steps = static_cast<int>(body.steps.size());
+  if (num_inputs > kMaxInputs || num_steps > kMaxSteps || num_steps == 0 ||
+      body.outputs.size() > static_cast<size_t>(kMaxOutputs)) {
+    return false;
+  }
+  // A step's value needs a slot when something other than the next step
+  // reads it: a later step, or the outputs (unless it is the last step).
+  int slot_of[kMaxSteps];
+  int num_spills = 0;
+  for (int s = 0; s < num_steps; ++s) {
+    const int reg = num_inputs + s;
+    bool later = false;
+    for (int t = s + 2; t < num_steps && !later; ++t) {
+      for (int r : body.steps[t].inputs) later |= r == reg;
+    }
+    if (s != num_steps - 1) {
+      for (int r : body.outputs) later |= r == reg;
+    }
+    slot_of[s] = later ? num_spills++ : -1;
+  }
+  if (num_spills > kMaxSpills) return false;
+  auto operand = [&](int reg, int reader_step, Operand* out) {
+    if (reg < num_inputs) {
+      *out = Operand{input_is_scalar[reg] ? Source::kScalar : Source::kInput,
+                     static_cast<uint8_t>(reg)};
+      return true;
+    }
+    const int s = reg - num_inputs;
+    if (s >= reader_step) return false;  // Not a straight-line program.
+    if (s == reader_step - 1) {
+      *out = Operand{Source::kAccumulator, 0};
+      return true;
+    }
+    if (slot_of[s] < 0) return false;
+    *out = Operand{Source::kSpill, static_cast<uint8_t>(slot_of[s])};
+    return true;
+  };
+  for (int s = 0; s < num_steps; ++s) {
+    const ir::FusedStep& step = body.steps[s];
+    Instruction& ins = plan->code[s];
+    if (!ToOp(step, &ins.op)) return false;
+    if (!operand(step.inputs[0], s, &ins.a)) return false;
+    if (step.inputs.size() == 2 && !operand(step.inputs[1], s, &ins.b)) {
+      return false;
+    }
+    ins.spill = static_cast<int8_t>(slot_of[s]);
+    const bool binary = step.inputs.size() == 2;
+    ins.form = Form::kGeneral;
+    if (binary && ins.a.source == Source::kAccumulator &&
+        ins.b.source == Source::kScalar) {
+      ins.form = Form::kAccumulatorScalar;
+    } else if (binary && ins.a.source == Source::kScalar &&
+               ins.b.source == Source::kAccumulator) {
+      ins.form = Form::kScalarAccumulator;
+    }
+    ins.code = Code(ins.op, ins.form);
+  }
+  plan->size = num_steps;
+  for (size_t o = 0; o < body.outputs.size(); ++o) {
+    const int reg = body.outputs[o];
+    // An input passed straight through is left to the generic path.
+    if (reg < num_inputs) return false;
+    if (!operand(reg, num_steps, &plan->outputs[o])) return false;
+  }
+  plan->num_outputs = static_cast<int>(body.outputs.size());
+  return true;
+}
+
+// ---- Vector arithmetic, compiled once per instruction set -------------
+
+struct Group {
+  V v[kVectors];
+};
+
+#define PJRTX_INLINE __attribute__((always_inline)) inline
+
+PJRTX_INLINE V Load(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+PJRTX_INLINE void Store(float* p, const V& v) { std::memcpy(p, &v, sizeof(v)); }
+
+// The reference maximum/minimum: NaN wins, and -0 < +0.
+PJRTX_INLINE V Max(const V& a, const V& b) {
+  V m = a > b ? a : b;
+  m = a == b ? (std::bit_cast<VI>(a) < 0 ? b : a) : m;
+  m = b != b ? b : m;
+  return a != a ? a : m;
+}
+PJRTX_INLINE V Min(const V& a, const V& b) {
+  V m = a < b ? a : b;
+  m = a == b ? (std::bit_cast<VI>(a) < 0 ? a : b) : m;
+  m = b != b ? b : m;
+  return a != a ? a : m;
+}
+
+template <Op kOp>
+PJRTX_INLINE V Apply(const V& a, const V& b) {
+  if constexpr (kOp == Op::kAdd) return a + b;
+  if constexpr (kOp == Op::kSub) return a - b;
+  if constexpr (kOp == Op::kMul) return a * b;
+  if constexpr (kOp == Op::kDiv) return a / b;
+  if constexpr (kOp == Op::kMax) return Max(a, b);
+  if constexpr (kOp == Op::kMin) return Min(a, b);
+  if constexpr (kOp == Op::kNeg) return -a;
+  if constexpr (kOp == Op::kAbs) {
+    return std::bit_cast<V>(std::bit_cast<VI>(a) & 0x7fffffff);
+  }
+}
+
+struct BlockState {
+  const float* const* inputs;
+  const V* splats;
+  float (*spills)[kBlock];
+};
+
+PJRTX_INLINE Group Fetch(const Operand& operand, const Group& accumulator,
+                         const BlockState& state, int64_t start) {
+  Group g;
+  switch (operand.source) {
+    case Source::kAccumulator:
+      return accumulator;
+    case Source::kInput: {
+      const float* p = state.inputs[operand.index] + start;
+      for (int k = 0; k < kVectors; ++k) g.v[k] = Load(p + k * kLanes);
+      return g;
+    }
+    case Source::kScalar:
+      for (int k = 0; k < kVectors; ++k) g.v[k] = state.splats[operand.index];
+      return g;
+    case Source::kSpill: {
+      const float* p = state.spills[operand.index];
+      for (int k = 0; k < kVectors; ++k) g.v[k] = Load(p + k * kLanes);
+      return g;
+    }
+  }
+  __builtin_unreachable();
+}
+
+// Streaming stores per instruction set, for a 64-byte-aligned `p`. Plain
+// inline: GCC inlines them once the block loop has been inlined into the
+// entry point of the same instruction set (always_inline would try that
+// earlier, inside the target-neutral block loop, and fail).
+struct StreamAvx512 {
+  __attribute__((target("avx512f"))) static void Store(float* p,
+                                                                   const V& v) {
+    _mm512_stream_ps(p, std::bit_cast<__m512>(v));
+  }
+};
+struct StreamAvx2 {
+  __attribute__((target("avx2"))) static void Store(float* p,
+                                                                const V& v) {
+    __m256 half[2];
+    std::memcpy(half, &v, sizeof(v));
+    _mm256_stream_ps(p, half[0]);
+    _mm256_stream_ps(p + 8, half[1]);
+  }
+};
+struct StreamSse {
+  PJRTX_INLINE static void Store(float* p, const V& v) {
+    __m128 quarter[4];
+    std::memcpy(quarter, &v, sizeof(v));
+    for (int k = 0; k < 4; ++k) _mm_stream_ps(p + 4 * k, quarter[k]);
+  }
+};
+
+template <Op kOp>
+PJRTX_INLINE void ApplyGroup(const Group& a, const Group& b, Group& result) {
+  for (int k = 0; k < kVectors; ++k) {
+    result.v[k] = Apply<kOp>(a.v[k], b.v[k]);
+  }
+}
+template <Op kOp>
+PJRTX_INLINE void ApplyScalar(const Group& a, const V& b, Group& result,
+                              bool scalar_first) {
+  for (int k = 0; k < kVectors; ++k) {
+    result.v[k] = scalar_first ? Apply<kOp>(b, a.v[k]) : Apply<kOp>(a.v[k], b);
+  }
+}
+
+template <typename Stream>
+PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
+                           int64_t start, float* const* outputs,
+                           bool stream) {
+  Group accumulator{};
+  for (int i = 0; i < plan.size; ++i) {
+    const Instruction& ins = plan.code[i];
+    switch (ins.code) {
+#define PJRTX_OP_CASES(op)                                                    \
+  case Code(op, Form::kAccumulatorScalar):                                    \
+    ApplyScalar<op>(accumulator, state.splats[ins.b.index], accumulator,      \
+                    false);                                                   \
+    break;                                                                    \
+  case Code(op, Form::kScalarAccumulator):                                    \
+    ApplyScalar<op>(accumulator, state.splats[ins.a.index], accumulator,      \
+                    true);                                                    \
+    break;                                                                    \
+  case Code(op, Form::kGeneral):                                              \
+    ApplyGroup<op>(Fetch(ins.a, accumulator, state, start),                   \
+                   Fetch(ins.b, accumulator, state, start), accumulator);     \
+    break;
+      PJRTX_OP_CASES(Op::kAdd)
+      PJRTX_OP_CASES(Op::kSub)
+      PJRTX_OP_CASES(Op::kMul)
+      PJRTX_OP_CASES(Op::kDiv)
+      PJRTX_OP_CASES(Op::kMax)
+      PJRTX_OP_CASES(Op::kMin)
+      PJRTX_OP_CASES(Op::kNeg)
+      PJRTX_OP_CASES(Op::kAbs)
+#undef PJRTX_OP_CASES
+    }
+    if (ins.spill >= 0) {
+      float* p = state.spills[ins.spill];
+      for (int k = 0; k < kVectors; ++k) Store(p + k * kLanes, accumulator.v[k]);
+    }
+  }
+  for (int o = 0; o < plan.num_outputs; ++o) {
+    const Group g = Fetch(plan.outputs[o], accumulator, state, start);
+    float* p = outputs[o] + start;
+    for (int k = 0; k < kVectors; ++k) {
+      if (stream) {
+        Stream::Store(p + k * kLanes, g.v[k]);
+      } else {
+        Store(p + k * kLanes, g.v[k]);
+      }
+    }
+  }
+}
+
+template <typename Stream>
+PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
+                          int num_inputs) {
+  alignas(64) float spills[kMaxSpills][kBlock];
+  V splats[kMaxInputs];
+  for (int i = 0; i < num_inputs; ++i) {
+    if (!arrays.input_is_scalar[i]) continue;
+    // Lane by lane: V{} + x would turn -0 into +0.
+    for (int l = 0; l < kLanes; ++l) splats[i][l] = arrays.inputs[i][0];
+  }
+  const int64_t n = arrays.n;
+  bool stream = n * static_cast<int64_t>(sizeof(float)) >= kStreamBytes;
+  for (int o = 0; o < plan.num_outputs; ++o) {
+    stream &= (reinterpret_cast<uintptr_t>(arrays.outputs[o]) & 63) == 0;
+  }
+  const BlockState state{arrays.inputs, splats, spills};
+  const int64_t whole = n - n % kBlock;
+  for (int64_t start = 0; start < whole; start += kBlock) {
+    // Block-sized prefetches keep the input streams ahead of the
+    // arithmetic, which the hardware prefetcher alone does not quite do.
+    for (int i = 0; i < num_inputs; ++i) {
+      if (arrays.input_is_scalar[i]) continue;
+      const float* ahead = arrays.inputs[i] + start + kPrefetchElements;
+      for (int k = 0; k < kVectors; ++k) __builtin_prefetch(ahead + k * kLanes);
+    }
+    RunBlock<Stream>(plan, state, start, arrays.outputs, stream);
+  }
+  if (stream) _mm_sfence();
+  if (whole == n) return;
+  // The last partial block runs on copies padded to a whole block.
+  const int64_t rest = n - whole;
+  alignas(64) float in_tail[kMaxInputs][kBlock] = {};
+  alignas(64) float out_tail[kMaxOutputs][kBlock];
+  const float* tail_inputs[kMaxInputs];
+  float* tail_outputs[kMaxOutputs];
+  for (int i = 0; i < num_inputs; ++i) {
+    tail_inputs[i] = arrays.inputs[i];
+    if (arrays.input_is_scalar[i]) continue;
+    std::memcpy(in_tail[i], arrays.inputs[i] + whole, rest * sizeof(float));
+    tail_inputs[i] = in_tail[i];
+  }
+  for (int o = 0; o < plan.num_outputs; ++o) tail_outputs[o] = out_tail[o];
+  const BlockState tail_state{tail_inputs, splats, spills};
+  RunBlock<Stream>(plan, tail_state, 0, tail_outputs, false);
+  for (int o = 0; o < plan.num_outputs; ++o) {
+    std::memcpy(arrays.outputs[o] + whole, out_tail[o], rest * sizeof(float));
+  }
+}
+
+// Explicit dispatch rather than GCC's target_clones: its ifunc resolver
+// runs before sanitizer runtimes are initialized, which ThreadSanitizer
+// does not survive.
+__attribute__((target("avx512f"))) void RunAvx512(const Plan& plan,
+                                                  const F32FusedArrays& arrays,
+                                                  int num_inputs) {
+  RunPlan<StreamAvx512>(plan, arrays, num_inputs);
+}
+__attribute__((target("avx2"))) void RunAvx2(const Plan& plan,
+                                             const F32FusedArrays& arrays,
+                                             int num_inputs) {
+  RunPlan<StreamAvx2>(plan, arrays, num_inputs);
+}
+void RunBaseline(const Plan& plan, const F32FusedArrays& arrays,
+                 int num_inputs) {
+  RunPlan<StreamSse>(plan, arrays, num_inputs);
+}
+
+}  // namespace
+
+bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays) {
+  Plan plan;
+  if (!MakePlan(body, arrays.input_is_scalar, &plan)) return false;
+  using RunFn = void (*)(const Plan&, const F32FusedArrays&, int);
+  static const RunFn run = __builtin_cpu_supports("avx512f") ? RunAvx512
+                           : __builtin_cpu_supports("avx2")  ? RunAvx2
+                                                             : RunBaseline;
+  run(plan, arrays, body.num_inputs);
+  return true;
+}
+
+}  // namespace pjrtx::cpu

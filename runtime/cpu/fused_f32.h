@@ -1,0 +1,37 @@
+// Register-resident evaluation of f32 fused elementwise bodies.
+#ifndef PJRTX_RUNTIME_CPU_FUSED_F32_H_
+#define PJRTX_RUNTIME_CPU_FUSED_F32_H_
+
+#include <cstdint>
+
+#include "compiler_stub/ir/program.h"
+
+namespace pjrtx::cpu {
+
+// Where the vectors of one f32 fused evaluation live. `inputs[i]` points at
+// `n` elements, or at one element read at every position when
+// `input_is_scalar[i]`; `outputs[o]` has room for `n` elements.
+struct F32FusedArrays {
+  const float* const* inputs = nullptr;
+  const bool* input_is_scalar = nullptr;
+  float* const* outputs = nullptr;
+  int64_t n = 0;
+};
+
+// Evaluates `body` when every step is f32 arithmetic the fast path knows
+// (add, subtract, multiply, divide, maximum, minimum, negate, abs) and the
+// body fits its fixed register budget; returns false, having written
+// nothing, otherwise.
+//
+// Why this is fast: the body becomes a short accumulator program, run
+// 64 elements at a time. A chain of steps, each consuming the one before
+// (the common shape: scale, bias, clip), passes its value in vector
+// registers rather than through memory, so per element the pass costs
+// about what a copy does. Values read later than the next step spill to an
+// L1-resident slot. Large outputs are written with non-temporal stores.
+// Allocates nothing.
+bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays);
+
+}  // namespace pjrtx::cpu
+
+#endif  // PJRTX_RUNTIME_CPU_FUSED_F32_H_
