@@ -25,6 +25,20 @@ bool IsScalarTensor(const ValueType& t) {
   return t.kind == ValueType::Kind::kTensor && t.shape.dims.empty();
 }
 
+// The step computing elementwise `inst`, its operands read from the
+// registers `reg_of` names.
+FusedStep StepOf(const Instruction& inst, const std::map<int, int>& reg_of) {
+  FusedStep step;
+  step.opcode = inst.opcode;
+  step.unary = inst.attributes.unary;
+  step.binary = inst.attributes.binary;
+  step.comparison = inst.attributes.comparison;
+  step.comparison_type = inst.attributes.comparison_type;
+  step.type = inst.result_types[0].shape.type;
+  for (int v : inst.operands) step.inputs.push_back(reg_of.at(v));
+  return step;
+}
+
 // A group under construction: instructions (indices into the computation)
 // that share the result dims.
 struct Group {
@@ -40,6 +54,69 @@ std::vector<int> CapturedBy(const Program& program, const Instruction& inst) {
     values.insert(values.end(), captures.begin(), captures.end());
   }
   return values;
+}
+
+// A single-input reduce takes in the elementwise computation of its input
+// (a fused group with that one result, or a single elementwise op) when
+// nothing else reads the input: the reduction then consumes it a chunk at
+// a time and it is never materialized. `results` are the computation's.
+void FuseReductions(const Program& program, std::vector<Instruction>& insts,
+                    const std::vector<int>& results) {
+  std::map<int, size_t> defined_by;
+  std::map<int, int> uses;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    for (int r : insts[i].results) defined_by[r] = i;
+    for (int o : insts[i].operands) ++uses[o];
+    for (int v : CapturedBy(program, insts[i])) ++uses[v];
+  }
+  for (int r : results) ++uses[r];
+  std::vector<bool> absorbed(insts.size(), false);
+  for (Instruction& reduce : insts) {
+    if (reduce.opcode != OpCode::kReduce || reduce.operands.size() != 2 ||
+        reduce.results.size() != 1 || reduce.regions.size() != 1) {
+      continue;
+    }
+    const int input = reduce.operands[0];
+    auto def = defined_by.find(input);
+    if (def == defined_by.end() || uses[input] != 1) continue;
+    const Instruction& producer = insts[def->second];
+    Instruction fused = reduce;
+    fused.opcode = OpCode::kFusedReduce;
+    fused.name = "fused reduce";
+    fused.attributes.fused_shape = reduce.operand_types[0].shape;
+    fused.operands.clear();
+    fused.operand_types.clear();
+    FusedBody& body = fused.attributes.fused;
+    if (producer.opcode == OpCode::kFusedElementwise &&
+        producer.results.size() == 1) {
+      body = producer.attributes.fused;
+      fused.operands = producer.operands;
+      fused.operand_types = producer.operand_types;
+    } else if (IsElementwise(producer.opcode)) {
+      std::map<int, int> reg_of;
+      for (size_t k = 0; k < producer.operands.size(); ++k) {
+        const int v = producer.operands[k];
+        if (reg_of.count(v)) continue;
+        reg_of[v] = static_cast<int>(fused.operands.size());
+        fused.operands.push_back(v);
+        fused.operand_types.push_back(producer.operand_types[k]);
+      }
+      body.num_inputs = static_cast<int>(fused.operands.size());
+      body.steps = {StepOf(producer, reg_of)};
+      body.outputs = {body.num_inputs};
+    } else {
+      continue;
+    }
+    fused.operands.push_back(reduce.operands[1]);
+    fused.operand_types.push_back(reduce.operand_types[1]);
+    reduce = std::move(fused);
+    absorbed[def->second] = true;
+  }
+  std::vector<Instruction> kept;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    if (!absorbed[i]) kept.push_back(std::move(insts[i]));
+  }
+  insts = std::move(kept);
 }
 
 // Fuses the instructions of one computation. The fused instruction takes
@@ -121,15 +198,7 @@ void FuseComputation(const Program& program, Computation& c) {
     int next_reg = body.num_inputs;
     for (size_t m : group.members) {
       const Instruction& inst = insts[m];
-      FusedStep step;
-      step.opcode = inst.opcode;
-      step.unary = inst.attributes.unary;
-      step.binary = inst.attributes.binary;
-      step.comparison = inst.attributes.comparison;
-      step.comparison_type = inst.attributes.comparison_type;
-      step.type = inst.result_types[0].shape.type;
-      for (int v : inst.operands) step.inputs.push_back(reg_of.at(v));
-      body.steps.push_back(step);
+      body.steps.push_back(StepOf(inst, reg_of));
       reg_of[inst.results[0]] = next_reg++;
       absorbed[m] = true;
     }
@@ -160,6 +229,7 @@ void FuseComputation(const Program& program, Computation& c) {
       rewritten.push_back(insts[i]);
     }
   }
+  FuseReductions(program, rewritten, c.results);
   // A rank-0 broadcast feeding a fused instruction is replaced by its
   // scalar operand: the fused body reads a rank-0 input at every element.
   std::map<int, std::pair<int, ValueType>> scalar_source;
@@ -171,7 +241,10 @@ void FuseComputation(const Program& program, Computation& c) {
     }
   }
   for (Instruction& inst : rewritten) {
-    if (inst.opcode != OpCode::kFusedElementwise) continue;
+    if (inst.opcode != OpCode::kFusedElementwise &&
+        inst.opcode != OpCode::kFusedReduce) {
+      continue;
+    }
     for (size_t k = 0; k < inst.operands.size(); ++k) {
       auto it = scalar_source.find(inst.operands[k]);
       if (it == scalar_source.end()) continue;

@@ -12,6 +12,9 @@ namespace pjrtx::ir {
 // that a target computes each group in one pass over memory instead of
 // materializing every intermediate. A value used outside its group becomes
 // one of the group's results. Groups of a single op are left alone.
+// A single-input reduce whose input only it reads takes in that input's
+// elementwise computation (kFusedReduce), which then is never
+// materialized.
 void FuseElementwise(Program& program);
 
 }  // namespace pjrtx::ir

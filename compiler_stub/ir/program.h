@@ -71,6 +71,12 @@ enum class OpCode {
   // Elementwise ops (and the scalar broadcasts and constants feeding them)
   // fused into one pass over memory; see FusedBody.
   kFusedElementwise,
+  // A single-input reduce whose input an elementwise prologue computes as
+  // the reduction reads it, so the input is never materialized:
+  // attributes.fused is the prologue (one output, of shape
+  // attributes.fused_shape); operands are the prologue's inputs, then the
+  // init value; dims and the region are the reduce's.
+  kFusedReduce,
 };
 
 // The body of a kFusedElementwise instruction: a straight-line program
@@ -122,7 +128,8 @@ struct OpAttributes {
   GatherDimensions gather;
   ScatterDimensions scatter;
   int callee = -1;  // kCall: index into Program::computations.
-  FusedBody fused;  // kFusedElementwise.
+  FusedBody fused;    // kFusedElementwise, kFusedReduce.
+  Shape fused_shape;  // kFusedReduce: what the prologue computes.
 };
 
 struct Instruction {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/kernels.h"
+#include "runtime/cpu/fused_reduce.h"
 #include "runtime/cpu/simple_reduce.h"
 
 namespace pjrtx::cpu {
@@ -411,6 +412,14 @@ absl::Status Interpreter::Execute(const Instruction& inst,
           a.fused, Tensors(env, inst.operands), absl::MakeSpan(outputs));
       if (!status.ok()) return status;
       set_all(std::move(outputs));
+      return absl::OkStatus();
+    }
+    case OpCode::kFusedReduce: {
+      absl::StatusOr<Literal> out =
+          RunFusedReduce(inst, Tensors(env, inst.operands),
+                         program_.computations[inst.regions[0]], region(0));
+      if (!out.ok()) return out.status();
+      set(0, *std::move(out));
       return absl::OkStatus();
     }
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "runtime/cpu/element_traits.h"
@@ -46,37 +47,92 @@ T Apply(BinaryOp op, T a, T b) {
   }
 }
 
+// The input read in place.
+template <typename T>
+struct InPlaceInput {
+  const T* data;
+  int64_t n;
+  const T* Get(int64_t pos, int64_t* available) {
+    *available = n - pos;
+    return data + pos;
+  }
+};
+
+// The input computed a chunk at a time as the reduction reaches it.
+template <typename T>
+class ProducedInput {
+ public:
+  ProducedInput(ChunkProducer produce, int64_t n)
+      : produce_(produce), n_(n), chunk_(new T[kChunk]) {}
+
+  // nullptr once the producer failed; see status().
+  const T* Get(int64_t pos, int64_t* available) {
+    if (pos < start_ || pos >= end_) {
+      const int64_t length = std::min(kChunk, n_ - pos);
+      status_ = produce_(pos, length, chunk_.get());
+      if (!status_.ok()) {
+        *available = n_ - pos;  // Lets the caller run to the end quickly.
+        return nullptr;
+      }
+      start_ = pos;
+      end_ = pos + length;
+    }
+    *available = end_ - pos;
+    return chunk_.get() + (pos - start_);
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  // Small enough to stay in L1/L2 between being produced and reduced.
+  static constexpr int64_t kChunk = 4096;
+  ChunkProducer produce_;
+  const int64_t n_;
+  std::unique_ptr<T[]> chunk_;
+  int64_t start_ = 0, end_ = 0;
+  absl::Status status_;
+};
+
 // One pass over the input in row-major order; `out_stride[d]` is how far
 // the output moves when input dimension d advances (0 when reduced).
-template <typename T>
-void Reduce(BinaryOp op, const Literal& input, Literal& out,
-            const std::vector<int64_t>& out_stride) {
-  const T* in = input.as<T>();
+// Returns false if `input` stopped producing.
+template <typename T, typename Input>
+bool Reduce(BinaryOp op, Input& input, const std::vector<int64_t>& dims,
+            Literal& out, const std::vector<int64_t>& out_stride) {
   T* acc = out.as<T>();
-  const std::vector<int64_t>& dims = input.dims();
   const int rank = static_cast<int>(dims.size());
-  const int64_t n = input.num_elements();
-  if (n == 0) return;
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  if (n == 0) return true;
+  int64_t available = 0;
   if (rank == 0) {
+    const T* in = input.Get(0, &available);
+    if (in == nullptr) return false;
     acc[0] = Apply(op, acc[0], in[0]);
-    return;
+    return true;
   }
   const int64_t inner = dims[rank - 1];
   const int64_t inner_stride = out_stride[rank - 1];
   std::vector<int64_t> index(rank, 0);
   int64_t out_offset = 0;
   for (int64_t start = 0; start < n; start += inner) {
-    if (inner_stride == 0) {
-      // The innermost dimension is reduced: a tight loop into one value.
-      T value = acc[out_offset];
-      for (int64_t i = 0; i < inner; ++i)
-        value = Apply(op, value, in[start + i]);
-      acc[out_offset] = value;
-    } else {
-      for (int64_t i = 0; i < inner; ++i) {
-        T& a = acc[out_offset + i * inner_stride];
-        a = Apply(op, a, in[start + i]);
+    // A row may come in several contiguous runs.
+    for (int64_t i = 0; i < inner;) {
+      const T* in = input.Get(start + i, &available);
+      if (in == nullptr) return false;
+      const int64_t length = std::min(available, inner - i);
+      if (inner_stride == 0) {
+        // The innermost dimension is reduced: a tight loop into one value.
+        T value = acc[out_offset];
+        for (int64_t k = 0; k < length; ++k) value = Apply(op, value, in[k]);
+        acc[out_offset] = value;
+      } else {
+        T* row = acc + out_offset + i * inner_stride;
+        for (int64_t k = 0; k < length; ++k) {
+          T& a = row[k * inner_stride];
+          a = Apply(op, a, in[k]);
+        }
       }
+      i += length;
     }
     // Advance the multi-index over all but the innermost dimension.
     for (int d = rank - 2; d >= 0; --d) {
@@ -86,26 +142,78 @@ void Reduce(BinaryOp op, const Literal& input, Literal& out,
       index[d] = 0;
     }
   }
+  return true;
 }
 
+// Output strides (see Reduce) and the result filled with `init`.
 template <typename T>
-Literal Run(BinaryOp op, const Literal& input, const Literal& init,
-            absl::Span<const int64_t> dimensions, const Shape& result) {
+Literal Start(const std::vector<int64_t>& dims, const Literal& init,
+              absl::Span<const int64_t> dimensions, const Shape& result,
+              std::vector<int64_t>* out_stride) {
   Literal out(result);
   std::fill(out.as<T>(), out.as<T>() + out.num_elements(), init.as<T>()[0]);
-  const std::vector<int64_t>& dims = input.dims();
-  std::vector<int64_t> out_stride(dims.size(), 0);
+  out_stride->assign(dims.size(), 0);
   int64_t stride = 1;
   for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
     if (std::find(dimensions.begin(), dimensions.end(), d) !=
         dimensions.end()) {
       continue;
     }
-    out_stride[d] = stride;
+    (*out_stride)[d] = stride;
     stride *= dims[d];
   }
-  Reduce<T>(op, input, out, out_stride);
   return out;
+}
+
+template <typename T>
+Literal Run(BinaryOp op, const Literal& input, const Literal& init,
+            absl::Span<const int64_t> dimensions, const Shape& result) {
+  std::vector<int64_t> out_stride;
+  Literal out = Start<T>(input.dims(), init, dimensions, result, &out_stride);
+  InPlaceInput<T> source{input.as<T>(), input.num_elements()};
+  Reduce<T>(op, source, input.dims(), out, out_stride);
+  return out;
+}
+
+template <typename T>
+absl::StatusOr<Literal> RunProduced(BinaryOp op, const Shape& input_shape,
+                                    ChunkProducer produce, const Literal& init,
+                                    absl::Span<const int64_t> dimensions,
+                                    const Shape& result) {
+  std::vector<int64_t> out_stride;
+  Literal out =
+      Start<T>(input_shape.dims, init, dimensions, result, &out_stride);
+  ProducedInput<T> source(produce, input_shape.num_elements());
+  if (!Reduce<T>(op, source, input_shape.dims, out, out_stride)) {
+    return source.status();
+  }
+  return out;
+}
+
+// Calls `fn.template operator()<T>()` for the element type the typed
+// loops cover with `op`, or returns nullopt.
+template <typename Fn>
+auto Dispatch(ElementType type, BinaryOp op, Fn fn)
+    -> std::optional<decltype(fn.template operator()<float>())> {
+  const bool logical = op == BinaryOp::kAnd || op == BinaryOp::kOr;
+  switch (type) {
+    case ElementType::kF32:
+      if (logical) return std::nullopt;
+      return fn.template operator()<float>();
+    case ElementType::kF64:
+      if (logical) return std::nullopt;
+      return fn.template operator()<double>();
+    case ElementType::kS32:
+      return fn.template operator()<int32_t>();
+    case ElementType::kS64:
+      return fn.template operator()<int64_t>();
+    case ElementType::kU32:
+      return fn.template operator()<uint32_t>();
+    case ElementType::kU64:
+      return fn.template operator()<uint64_t>();
+    default:
+      return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -141,25 +249,18 @@ std::optional<Literal> SimpleReduce(ir::BinaryOp op, const Literal& input,
                                     const Literal& init,
                                     absl::Span<const int64_t> dimensions,
                                     const Shape& result) {
-  const bool logical = op == BinaryOp::kAnd || op == BinaryOp::kOr;
-  switch (input.type()) {
-    case ElementType::kF32:
-      if (logical) return std::nullopt;
-      return Run<float>(op, input, init, dimensions, result);
-    case ElementType::kF64:
-      if (logical) return std::nullopt;
-      return Run<double>(op, input, init, dimensions, result);
-    case ElementType::kS32:
-      return Run<int32_t>(op, input, init, dimensions, result);
-    case ElementType::kS64:
-      return Run<int64_t>(op, input, init, dimensions, result);
-    case ElementType::kU32:
-      return Run<uint32_t>(op, input, init, dimensions, result);
-    case ElementType::kU64:
-      return Run<uint64_t>(op, input, init, dimensions, result);
-    default:
-      return std::nullopt;
-  }
+  return Dispatch(input.type(), op, [&]<typename T>() {
+    return Run<T>(op, input, init, dimensions, result);
+  });
+}
+
+std::optional<absl::StatusOr<Literal>> SimpleReduceProduced(
+    ir::BinaryOp op, const Shape& input_shape, ChunkProducer produce,
+    const Literal& init, absl::Span<const int64_t> dimensions,
+    const Shape& result) {
+  return Dispatch(input_shape.type, op, [&]<typename T>() {
+    return RunProduced<T>(op, input_shape, produce, init, dimensions, result);
+  });
 }
 
 }  // namespace pjrtx::cpu

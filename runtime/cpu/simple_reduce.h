@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler_stub/ir/program.h"
 #include "runtime/cpu/literal.h"
@@ -22,6 +24,21 @@ std::optional<Literal> SimpleReduce(ir::BinaryOp op, const Literal& input,
                                     const Literal& init,
                                     absl::Span<const int64_t> dimensions,
                                     const Shape& result);
+
+// Writes input elements [start, start + length), in row-major order, to
+// `out` (of the input's element type).
+using ChunkProducer =
+    absl::FunctionRef<absl::Status(int64_t start, int64_t length, void* out)>;
+
+// SimpleReduce over an input of `input_shape` that `produce` computes a
+// chunk at a time as the reduction reaches it (a fused producer), in the
+// same order of operations, so the results are the same bits. nullopt for
+// what SimpleReduce does not cover (nothing is produced then); the
+// producer's error if it fails.
+std::optional<absl::StatusOr<Literal>> SimpleReduceProduced(
+    ir::BinaryOp op, const Shape& input_shape, ChunkProducer produce,
+    const Literal& init, absl::Span<const int64_t> dimensions,
+    const Shape& result);
 
 }  // namespace pjrtx::cpu
 

@@ -2,6 +2,8 @@
 //  (a) the 8-op chain y = ((((x*a+b)-c)*d) max e) min f + g on f32[64 Mi]
 //      with scalar constants, fused and unfused, against memcpy of the
 //      same bytes; outputs are recycled device memory; one thread each.
+//  (a') sum(max(x * a + b, 0)) over the same x, the reduce fused with its
+//      producer against fusion off.
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
@@ -52,6 +54,27 @@ std::string ChainProgram(int64_t n) {
                   "  %7 = stablehlo.add %6, %g : ", t, "\n",
                   "  func.return %7 : ", t, "\n}\n");
   return text;
+}
+
+// sum(max(x * 1.5 + 0.25, 0)) over f32[n]: a reduction whose input is an
+// elementwise chain.
+std::string ReduceProgram(int64_t n) {
+  const std::string t = absl::StrCat("tensor<", n, "xf32>");
+  return absl::StrCat(
+      "func.func @main(%x: ", t, ") -> tensor<f32> {\n",
+      "  %a0 = stablehlo.constant dense<1.5> : tensor<f32>\n",
+      "  %b0 = stablehlo.constant dense<0.25> : tensor<f32>\n",
+      "  %z0 = stablehlo.constant dense<0.0> : tensor<f32>\n",
+      "  %a = stablehlo.broadcast_in_dim %a0, dims = [] : (tensor<f32>) -> ", t,
+      "\n", "  %b = stablehlo.broadcast_in_dim %b0, dims = [] : (tensor<f32>) -> ",
+      t, "\n",
+      "  %z = stablehlo.broadcast_in_dim %z0, dims = [] : (tensor<f32>) -> ", t,
+      "\n", "  %1 = stablehlo.multiply %x, %a : ", t, "\n",
+      "  %2 = stablehlo.add %1, %b : ", t, "\n",
+      "  %3 = stablehlo.maximum %2, %z : ", t, "\n",
+      "  %r = stablehlo.reduce(%3 init: %z0) applies stablehlo.add across "
+      "dimensions = [0] : (",
+      t, ", tensor<f32>) -> tensor<f32>\n", "  func.return %r : tensor<f32>\n}\n");
 }
 
 constexpr char kTinyAdd[] = R"(
@@ -136,6 +159,29 @@ int main(int argc, char** argv) {
               absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
                               speedup.subject_seconds * 1e3,
                               speedup.anchor_seconds * 1e3));
+
+  // (a') A reduction taking in its elementwise producer, against the same
+  // program with fusion off (which materializes the 256 MiB input).
+  {
+    const std::string reduce = ReduceProgram(n);
+    auto fused_reduce = Executable::Compile(*client, reduce);
+    auto unfused_reduce =
+        Executable::Compile(*client, reduce, {{"fusion", false}});
+    if (!fused_reduce.ok() || !unfused_reduce.ok()) {
+      std::fprintf(stderr, "error: %s %s\n",
+                   fused_reduce.status().ToString().c_str(),
+                   unfused_reduce.status().ToString().c_str());
+      return 1;
+    }
+    RatioResult r = CompareAlternating(
+        [&] { return RunOnce(*fused_reduce, device, {&*x}); },
+        [&] { return RunOnce(*unfused_reduce, device, {&*x}); }, 1, trials,
+        &failed);
+    PrintResult("execute.reduce_of_chain_fused_vs_unfused", r,
+                absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
+                                r.subject_seconds * 1e3,
+                                r.anchor_seconds * 1e3));
+  }
 
   // (c) Dispatch of a one-element add.
   auto tiny = Executable::Compile(*client, kTinyAdd);
