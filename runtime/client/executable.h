@@ -41,6 +41,8 @@ class Executable {
                               const std::vector<bool>& donate = {}) const;
   absl::StatusOr<std::string> Serialize() const;
 
+  PJRTX_LoadedExecutable* handle() const { return handle_; }
+
  private:
   Executable(const PJRTX_Api* api, PJRTX_LoadedExecutable* handle)
       : api_(api), handle_(handle) {}

@@ -167,8 +167,7 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
   for (size_t d = 0; d < num_devices; ++d) {
     PJRTX_Device* device =
         args->devices == nullptr ? e.devices[d] : args->devices[d];
-    PJRTX_RETURN_ERROR_IF(
-        CheckHandle(device, absl::StrCat("devices[", d, "]")));
+    PJRTX_RETURN_ERROR_IF(CheckHandle(device, "devices", d));
     if (device->client != e.client) {
       return ToError(absl::InvalidArgumentError(
           "A device belongs to another client than the executable"));
@@ -184,8 +183,7 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
     }
     for (size_t i = 0; i < args->num_args; ++i) {
       PJRTX_Buffer* buffer = args->argument_lists[d][i];
-      PJRTX_RETURN_ERROR_IF(CheckHandle(
-          buffer, absl::StrCat("argument_lists[", d, "][", i, "]")));
+      PJRTX_RETURN_ERROR_IF(CheckHandle(buffer, "argument_lists", d, i));
       if (buffer->client != e.client) {
         return ToError(absl::InvalidArgumentError(
             absl::StrCat("Argument ", i, " belongs to another client")));

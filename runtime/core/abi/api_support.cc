@@ -42,7 +42,7 @@ absl::Status ReadWaitEvents(PJRTX_Event* const* events, size_t num_events,
   }
   for (size_t i = 0; i < num_events; ++i) {
     absl::Status valid =
-        CheckHandle(events[i], absl::StrCat("wait_events[", i, "]"));
+        CheckHandle(events[i], "wait_events", i);
     if (!valid.ok()) return valid;
     out->push_back(events[i]->event);
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/abi/named_values.h"
@@ -57,6 +58,22 @@ template <typename Handle>
 absl::Status CheckHandle(const Handle* handle, absl::string_view arg) {
   return CheckHandleHeader(handle == nullptr ? nullptr : &handle->header,
                            Handle::kKind, arg);
+}
+
+// CheckHandle for element `index` of the argument array `array` (and
+// `index2` of that, when given): the name, e.g. "argument_lists[0][1]", is
+// only built for the error, keeping valid calls free of allocation.
+template <typename Handle>
+absl::Status CheckHandle(const Handle* handle, const char* array,
+                         size_t index, int64_t index2 = -1) {
+  if (handle != nullptr && handle->header.magic == HandleHeader::kMagic &&
+      handle->header.owner == PluginInstanceTag() &&
+      handle->header.kind == Handle::kKind) {
+    return absl::OkStatus();
+  }
+  return CheckHandle(
+      handle, index2 < 0 ? absl::StrCat(array, "[", index, "]")
+                         : absl::StrCat(array, "[", index, "][", index2, "]"));
 }
 
 }  // namespace pjrtx::abi
