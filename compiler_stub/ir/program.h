@@ -127,7 +127,7 @@ struct OpAttributes {
   WindowSpec window;  // kReduceWindow, kSelectAndScatter.
   GatherDimensions gather;
   ScatterDimensions scatter;
-  int callee = -1;  // kCall: index into Program::computations.
+  int callee = -1;    // kCall: index into Program::computations.
   FusedBody fused;    // kFusedElementwise, kFusedReduce.
   Shape fused_shape;  // kFusedReduce: what the prologue computes.
 };

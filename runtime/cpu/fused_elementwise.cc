@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
-#include "runtime/cpu/kernels.h"
 #include "runtime/cpu/fused_f32.h"
+#include "runtime/cpu/kernels.h"
 
 namespace pjrtx::cpu {
 namespace {

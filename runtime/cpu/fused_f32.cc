@@ -244,14 +244,12 @@ PJRTX_INLINE Group Fetch(const Operand& operand, const Group& accumulator,
 // entry point of the same instruction set (always_inline would try that
 // earlier, inside the target-neutral block loop, and fail).
 struct StreamAvx512 {
-  __attribute__((target("avx512f"))) static void Store(float* p,
-                                                                   const V& v) {
+  __attribute__((target("avx512f"))) static void Store(float* p, const V& v) {
     _mm512_stream_ps(p, std::bit_cast<__m512>(v));
   }
 };
 struct StreamAvx2 {
-  __attribute__((target("avx2"))) static void Store(float* p,
-                                                                const V& v) {
+  __attribute__((target("avx2"))) static void Store(float* p, const V& v) {
     __m256 half[2];
     std::memcpy(half, &v, sizeof(v));
     _mm256_stream_ps(p, half[0]);
@@ -282,24 +280,23 @@ PJRTX_INLINE void ApplyScalar(const Group& a, const V& b, Group& result,
 
 template <typename Stream>
 PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
-                           int64_t start, float* const* outputs,
-                           bool stream) {
+                           int64_t start, float* const* outputs, bool stream) {
   Group accumulator{};
   for (int i = 0; i < plan.size; ++i) {
     const Instruction& ins = plan.code[i];
     switch (ins.code) {
-#define PJRTX_OP_CASES(op)                                                    \
-  case Code(op, Form::kAccumulatorScalar):                                    \
-    ApplyScalar<op>(accumulator, state.splats[ins.b.index], accumulator,      \
-                    false);                                                   \
-    break;                                                                    \
-  case Code(op, Form::kScalarAccumulator):                                    \
-    ApplyScalar<op>(accumulator, state.splats[ins.a.index], accumulator,      \
-                    true);                                                    \
-    break;                                                                    \
-  case Code(op, Form::kGeneral):                                              \
-    ApplyGroup<op>(Fetch(ins.a, accumulator, state, start),                   \
-                   Fetch(ins.b, accumulator, state, start), accumulator);     \
+#define PJRTX_OP_CASES(op)                                                \
+  case Code(op, Form::kAccumulatorScalar):                                \
+    ApplyScalar<op>(accumulator, state.splats[ins.b.index], accumulator,  \
+                    false);                                               \
+    break;                                                                \
+  case Code(op, Form::kScalarAccumulator):                                \
+    ApplyScalar<op>(accumulator, state.splats[ins.a.index], accumulator,  \
+                    true);                                                \
+    break;                                                                \
+  case Code(op, Form::kGeneral):                                          \
+    ApplyGroup<op>(Fetch(ins.a, accumulator, state, start),               \
+                   Fetch(ins.b, accumulator, state, start), accumulator); \
     break;
       PJRTX_OP_CASES(Op::kAdd)
       PJRTX_OP_CASES(Op::kSub)
@@ -313,7 +310,8 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
     }
     if (ins.spill >= 0) {
       float* p = state.spills[ins.spill];
-      for (int k = 0; k < kVectors; ++k) Store(p + k * kLanes, accumulator.v[k]);
+      for (int k = 0; k < kVectors; ++k)
+        Store(p + k * kLanes, accumulator.v[k]);
     }
   }
   for (int o = 0; o < plan.num_outputs; ++o) {

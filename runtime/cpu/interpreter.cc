@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/fused_elementwise.h"
-#include "runtime/cpu/kernels.h"
 #include "runtime/cpu/fused_reduce.h"
+#include "runtime/cpu/kernels.h"
 #include "runtime/cpu/simple_reduce.h"
 
 namespace pjrtx::cpu {

@@ -66,15 +66,17 @@ std::string ReduceProgram(int64_t n) {
       "  %b0 = stablehlo.constant dense<0.25> : tensor<f32>\n",
       "  %z0 = stablehlo.constant dense<0.0> : tensor<f32>\n",
       "  %a = stablehlo.broadcast_in_dim %a0, dims = [] : (tensor<f32>) -> ", t,
-      "\n", "  %b = stablehlo.broadcast_in_dim %b0, dims = [] : (tensor<f32>) -> ",
-      t, "\n",
+      "\n",
+      "  %b = stablehlo.broadcast_in_dim %b0, dims = [] : (tensor<f32>) -> ", t,
+      "\n",
       "  %z = stablehlo.broadcast_in_dim %z0, dims = [] : (tensor<f32>) -> ", t,
       "\n", "  %1 = stablehlo.multiply %x, %a : ", t, "\n",
       "  %2 = stablehlo.add %1, %b : ", t, "\n",
       "  %3 = stablehlo.maximum %2, %z : ", t, "\n",
       "  %r = stablehlo.reduce(%3 init: %z0) applies stablehlo.add across "
       "dimensions = [0] : (",
-      t, ", tensor<f32>) -> tensor<f32>\n", "  func.return %r : tensor<f32>\n}\n");
+      t, ", tensor<f32>) -> tensor<f32>\n",
+      "  func.return %r : tensor<f32>\n}\n");
 }
 
 constexpr char kTinyAdd[] = R"(
@@ -177,10 +179,10 @@ int main(int argc, char** argv) {
         [&] { return RunOnce(*fused_reduce, device, {&*x}); },
         [&] { return RunOnce(*unfused_reduce, device, {&*x}); }, 1, trials,
         &failed);
-    PrintResult("execute.reduce_of_chain_fused_vs_unfused", r,
-                absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
-                                r.subject_seconds * 1e3,
-                                r.anchor_seconds * 1e3));
+    PrintResult(
+        "execute.reduce_of_chain_fused_vs_unfused", r,
+        absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
+                        r.subject_seconds * 1e3, r.anchor_seconds * 1e3));
   }
 
   // (c) Dispatch of a one-element add.

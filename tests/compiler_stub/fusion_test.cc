@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <ostream>
 #include <random>
@@ -452,8 +452,8 @@ func.func @main(%x: tensor<$SHAPEx$T>, %y: tensor<$SHAPEx$T>, %s: tensor<$T>) ->
 std::string ReduceOfChain(const char* type, const char* shape, const char* dims,
                           const char* out) {
   return absl::StrReplaceAll(
-      kReduceOfChain, {{"$T", type}, {"$SHAPE", shape}, {"$D", dims},
-                       {"$OUT", out}});
+      kReduceOfChain,
+      {{"$T", type}, {"$SHAPE", shape}, {"$D", dims}, {"$OUT", out}});
 }
 
 TEST(FuseReduceTest, ReduceTakesInTheGroupComputingItsInput) {
@@ -471,12 +471,11 @@ TEST(FuseReduceTest, ReduceTakesInTheGroupComputingItsInput) {
   EXPECT_THAT(reduce.operands, ElementsAre(p[0], p[1], p[2], zero, zero));
   EXPECT_THAT(Ranks(reduce.operand_types), ElementsAre(2, 2, 0, 0, 0));
   EXPECT_EQ(reduce.attributes.fused.num_inputs, 4);
-  EXPECT_THAT(StepBinaryOps(reduce.attributes.fused),
-              ElementsAre(BinaryOp::kMultiply, BinaryOp::kAdd,
-                          BinaryOp::kMaximum));
+  EXPECT_THAT(
+      StepBinaryOps(reduce.attributes.fused),
+      ElementsAre(BinaryOp::kMultiply, BinaryOp::kAdd, BinaryOp::kMaximum));
   EXPECT_THAT(reduce.attributes.fused.outputs, ElementsAre(6));
-  EXPECT_EQ(reduce.attributes.fused_shape.dims,
-            (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(reduce.attributes.fused_shape.dims, (std::vector<int64_t>{8, 16}));
   EXPECT_THAT(reduce.attributes.dims, ElementsAre(1));
   ASSERT_THAT(reduce.regions, SizeIs(1));
 }
@@ -497,8 +496,8 @@ func.func @main(%x: tensor<64xf32>) -> tensor<f32> {
               ElementsAre(OpCode::kConstant, OpCode::kFusedReduce));
   const ir::Instruction& reduce = entry.instructions[1];
   // x once (read twice by the step), then the init.
-  EXPECT_THAT(reduce.operands,
-              ElementsAre(entry.parameters[0], entry.instructions[0].results[0]));
+  EXPECT_THAT(reduce.operands, ElementsAre(entry.parameters[0],
+                                           entry.instructions[0].results[0]));
   EXPECT_THAT(StepBinaryOps(reduce.attributes.fused),
               ElementsAre(BinaryOp::kMultiply));
   EXPECT_THAT(reduce.attributes.fused.steps[0].inputs, ElementsAre(0, 0));
@@ -694,20 +693,21 @@ std::vector<EquivalenceCase> EquivalenceCases() {
   // dims, rows longer than a produced chunk, types the typed loops cover
   // and bf16 (which materializes the prologue instead), and a reducer of
   // two ops (likewise).
-  cases.push_back({"reduce_inner_f32",
-                   ReduceOfChain("f32", "7x300", "1", "7x"), 1, 1});
-  cases.push_back({"reduce_outer_f32",
-                   ReduceOfChain("f32", "300x7", "0", "7x"), 1, 1});
+  cases.push_back(
+      {"reduce_inner_f32", ReduceOfChain("f32", "7x300", "1", "7x"), 1, 1});
+  cases.push_back(
+      {"reduce_outer_f32", ReduceOfChain("f32", "300x7", "0", "7x"), 1, 1});
   cases.push_back({"reduce_all_f32",
                    ReduceOfChain("f32", "3x5x9000", "0, 1, 2", ""), 1, 1});
   cases.push_back({"reduce_middle_f64",
                    ReduceOfChain("f64", "5x6000x3", "1", "5x3x"), 1, 1});
-  cases.push_back({"reduce_bf16", ReduceOfChain("bf16", "9x40", "1", "9x"),
-                   1, 1});
-  cases.push_back({"reduce_i32", absl::StrReplaceAll(
-                                     ReduceOfChain("i32", "6x500", "0", "500x"),
-                                     {{"dense<0.0>", "dense<0>"}}),
-                   1, 1});
+  cases.push_back(
+      {"reduce_bf16", ReduceOfChain("bf16", "9x40", "1", "9x"), 1, 1});
+  cases.push_back(
+      {"reduce_i32",
+       absl::StrReplaceAll(ReduceOfChain("i32", "6x500", "0", "500x"),
+                           {{"dense<0.0>", "dense<0>"}}),
+       1, 1});
   cases.push_back({"reduce_two_op_reducer", R"(
 func.func @main(%x: tensor<4x50xf32>) -> tensor<4xf32> {
   %sq = stablehlo.multiply %x, %x : tensor<4x50xf32>
@@ -758,8 +758,8 @@ TEST_P(FusionEquivalenceTest, FusedAndUnfusedGiveTheSameBits) {
     for (size_t i = 0; i < want->size(); ++i) {
       const cpu::Literal& w = (*want)[i].tensor;
       const cpu::Literal& g = (*got)[i].tensor;
-      EXPECT_TRUE(SameBitsUpToNaNs(g, w)) << "result " << i << ", seed "
-                                          << seed;
+      EXPECT_TRUE(SameBitsUpToNaNs(g, w))
+          << "result " << i << ", seed " << seed;
     }
   }
 }

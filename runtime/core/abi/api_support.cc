@@ -41,8 +41,7 @@ absl::Status ReadWaitEvents(PJRTX_Event* const* events, size_t num_events,
         "wait_events is NULL but num_wait_events is ", num_events));
   }
   for (size_t i = 0; i < num_events; ++i) {
-    absl::Status valid =
-        CheckHandle(events[i], "wait_events", i);
+    absl::Status valid = CheckHandle(events[i], "wait_events", i);
     if (!valid.ok()) return valid;
     out->push_back(events[i]->event);
   }

@@ -64,8 +64,8 @@ absl::Status CheckHandle(const Handle* handle, absl::string_view arg) {
 // `index2` of that, when given): the name, e.g. "argument_lists[0][1]", is
 // only built for the error, keeping valid calls free of allocation.
 template <typename Handle>
-absl::Status CheckHandle(const Handle* handle, const char* array,
-                         size_t index, int64_t index2 = -1) {
+absl::Status CheckHandle(const Handle* handle, const char* array, size_t index,
+                         int64_t index2 = -1) {
   if (handle != nullptr && handle->header.magic == HandleHeader::kMagic &&
       handle->header.owner == PluginInstanceTag() &&
       handle->header.kind == Handle::kKind) {

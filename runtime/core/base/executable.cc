@@ -236,9 +236,9 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     EventRef done = client_->queue(device).Enqueue(
-        std::move(deps), [compiled = std::move(compiled), device,
-                          held_inputs = std::move(held_inputs),
-                          out_allocations]() {
+        std::move(deps),
+        [compiled = std::move(compiled), device,
+         held_inputs = std::move(held_inputs), out_allocations]() {
           std::vector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());

@@ -37,8 +37,8 @@ func.func @main(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
 TEST(DispatchAllocationTest, TinyExecuteAllocationsPerRun) {
   auto library = client::PluginLibrary::Load(TPU_EMU_PLUGIN);
   ASSERT_TRUE(library.ok()) << library.status();
-  auto client = client::Client::Create(
-      *library, {{"topology", std::string("v5e:1x1")}});
+  auto client =
+      client::Client::Create(*library, {{"topology", std::string("v5e:1x1")}});
   ASSERT_TRUE(client.ok()) << client.status();
   const client::Device device = client->addressable_devices()[0];
   auto executable = client::Executable::Compile(*client, kTinyAdd);
