@@ -84,17 +84,18 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
                      pjrtx::cpu::InterpreterOptions options)
       : program_(std::move(program)), options_(options) {}
 
-  absl::Status Run(int device,
-                   const std::vector<pjrtx::DeviceAddress>& arguments,
-                   const std::vector<pjrtx::DeviceAddress>& outputs) override {
+  absl::Status Run(int device, absl::Span<const pjrtx::DeviceAddress> arguments,
+                   absl::Span<const pjrtx::DeviceAddress> outputs) override {
     const pjrtx::ir::Computation& entry = program_.computations[program_.entry];
     std::vector<pjrtx::cpu::Value> values;
+    values.reserve(arguments.size());
     for (size_t i = 0; i < arguments.size(); ++i) {
       values.push_back(pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
           entry.parameter_types[i].shape,
           reinterpret_cast<void*>(arguments[i].value))));
     }
     std::vector<pjrtx::cpu::Literal> result_memory;
+    result_memory.reserve(outputs.size());
     for (size_t i = 0; i < outputs.size(); ++i) {
       result_memory.push_back(
           pjrtx::cpu::Literal::View(entry.result_types[i].shape,

@@ -132,10 +132,14 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return literals;
     };
   };
-  std::vector<Shape> result_shapes;
-  for (const ir::ValueType& t : inst.result_types) {
-    result_shapes.push_back(t.shape);
-  }
+  // Built only by the ops that need every result's shape: region bodies
+  // run one instruction per element, where a vector per step adds up.
+  auto result_shapes = [&] {
+    std::vector<Shape> shapes;
+    shapes.reserve(inst.result_types.size());
+    for (const ir::ValueType& t : inst.result_types) shapes.push_back(t.shape);
+    return shapes;
+  };
 
   switch (inst.opcode) {
     case OpCode::kConstant: {
@@ -281,8 +285,9 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       absl::Span<const Literal> inits(all.data() + n, n);
       absl::StatusOr<std::vector<Literal>> out =
           inst.opcode == OpCode::kReduce
-              ? Reduce(inputs, inits, a.dims, region(0), result_shapes)
-              : ReduceWindow(inputs, inits, a.window, region(0), result_shapes);
+              ? Reduce(inputs, inits, a.dims, region(0), result_shapes())
+              : ReduceWindow(inputs, inits, a.window, region(0),
+                             result_shapes());
       if (!out.ok()) return out.status();
       set_all(*std::move(out));
       return absl::OkStatus();
@@ -318,7 +323,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       absl::StatusOr<std::vector<Literal>> out =
           Scatter(absl::Span<const Literal>(all.data(), n), all[n],
                   absl::Span<const Literal>(all.data() + n + 1, n), a.scatter,
-                  region(0), result_shapes);
+                  region(0), result_shapes());
       if (!out.ok()) return out.status();
       set_all(*std::move(out));
       return absl::OkStatus();

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/base/device_queue.h"
 #include "runtime/core/base/value.h"
@@ -80,8 +81,8 @@ class DeviceProgram {
   // Reads `arguments` and writes `outputs` (allocated by the core with the
   // sizes of the output signatures) on addressable device `device`.
   virtual absl::Status Run(int device,
-                           const std::vector<DeviceAddress>& arguments,
-                           const std::vector<DeviceAddress>& outputs) = 0;
+                           absl::Span<const DeviceAddress> arguments,
+                           absl::Span<const DeviceAddress> outputs) = 0;
 };
 
 struct ProgramOptions {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "flatbuffers/flatbuffers.h"
@@ -239,7 +240,7 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
         std::move(deps),
         [compiled = std::move(compiled), device,
          held_inputs = std::move(held_inputs), out_allocations]() {
-          std::vector<DeviceAddress> in, out;
+          absl::InlinedVector<DeviceAddress, 8> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());
           return compiled->program->Run(device, in, out);

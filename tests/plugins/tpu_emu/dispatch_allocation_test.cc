@@ -87,12 +87,12 @@ TEST(DispatchAllocationTest, TinyExecuteAllocationsPerRun) {
   const double per_run =
       static_cast<double>(allocations.load() - before) / kRuns;
   std::printf("allocations per execute: %.2f\n", per_run);
-  // A regression guard at today's count (33): on the caller's side the
+  // A regression guard at today's count (28): on the caller's side the
   // returned handles, their buffer, event and memory objects, the queue
   // item and the run's bookkeeping vectors; on the worker's side the
   // interpreter's per-run state and the add's result. Lower it as those
   // move to pooled, reused storage.
-  EXPECT_LE(per_run, 34.0);
+  EXPECT_LE(per_run, 29.0);
 }
 
 }  // namespace
