@@ -123,7 +123,7 @@ void FuseReductions(const Program& program, std::vector<Instruction>& insts,
 // the place of its group's last member, so a group closes as soon as
 // anything outside it reads one of its values: nothing between its members
 // can depend on it.
-void FuseComputation(const Program& program, Computation& c) {
+void FuseComputation(const Program& program, Computation& c, bool is_entry) {
   const std::vector<Instruction>& insts = c.instructions;
   std::map<int, size_t> defined_by;
   std::map<int, int> uses;
@@ -173,7 +173,14 @@ void FuseComputation(const Program& program, Computation& c) {
   std::vector<bool> absorbed(insts.size(), false);
   std::map<size_t, Instruction> fused_at;  // Last member -> fused inst.
   for (Group& group : groups) {
-    if (group.members.size() < 2) continue;
+    // A lone op stays as it is, unless it computes a result of the entry
+    // computation: as a fused instruction it writes straight into the
+    // caller's output memory.
+    if (group.members.size() < 2 &&
+        !(is_entry &&
+          must_materialize.count(insts[group.members[0]].results[0]))) {
+      continue;
+    }
     std::set<size_t> members(group.members.begin(), group.members.end());
     Instruction fused;
     fused.opcode = OpCode::kFusedElementwise;
@@ -273,7 +280,10 @@ void FuseComputation(const Program& program, Computation& c) {
 }  // namespace
 
 void FuseElementwise(Program& program) {
-  for (Computation& c : program.computations) FuseComputation(program, c);
+  for (size_t i = 0; i < program.computations.size(); ++i) {
+    FuseComputation(program, program.computations[i],
+                    static_cast<int>(i) == program.entry);
+  }
 }
 
 }  // namespace pjrtx::ir

@@ -11,7 +11,9 @@ namespace pjrtx::ir {
 // scalars — by kFusedElementwise instructions, so
 // that a target computes each group in one pass over memory instead of
 // materializing every intermediate. A value used outside its group becomes
-// one of the group's results. Groups of a single op are left alone.
+// one of the group's results. Groups of a single op are left alone, except
+// one computing a result of the entry computation (fused, it writes into
+// the caller's output memory).
 // A single-input reduce whose input only it reads takes in that input's
 // elementwise computation (kFusedReduce), which then is never
 // materialized.

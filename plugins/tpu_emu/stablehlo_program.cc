@@ -1,7 +1,7 @@
 #include "plugins/tpu_emu/stablehlo_program.h"
 
-#include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,55 +75,79 @@ absl::StatusOr<std::vector<pjrtx::ArraySignature>> Signatures(
   return signatures;
 }
 
-// Runs the interpreter over views of chip memory. The program is immutable,
-// each run has its own interpreter and the plan cache is thread-safe, so
-// chips run it concurrently.
+// Runs the interpreter over views of chip memory. The program is immutable
+// and the plan cache thread-safe, so chips run it concurrently, each run on
+// a run state of its own taken from a pool: a state keeps its interpreter
+// and vectors from run to run, so the dispatch of a small program
+// allocates nothing on the worker.
 class InterpretedProgram : public pjrtx::DeviceProgram {
  public:
   InterpretedProgram(pjrtx::ir::Program program,
                      pjrtx::cpu::InterpreterOptions options)
-      : program_(std::move(program)), options_(options) {}
+      : program_(std::move(program)), options_(options) {
+    options_.program_cache = &cache_;
+  }
 
   absl::Status Run(int device, absl::Span<const pjrtx::DeviceAddress> arguments,
                    absl::Span<const pjrtx::DeviceAddress> outputs) override {
     const pjrtx::ir::Computation& entry = program_.computations[program_.entry];
-    std::vector<pjrtx::cpu::Value> values;
-    values.reserve(arguments.size());
+    std::unique_ptr<RunState> state = Acquire();
+    state->arguments.clear();
     for (size_t i = 0; i < arguments.size(); ++i) {
-      values.push_back(pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
-          entry.parameter_types[i].shape,
-          reinterpret_cast<void*>(arguments[i].value))));
+      state->arguments.push_back(
+          pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
+              entry.parameter_types[i].shape,
+              reinterpret_cast<void*>(arguments[i].value))));
     }
-    std::vector<pjrtx::cpu::Literal> result_memory;
-    result_memory.reserve(outputs.size());
+    state->results.clear();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      result_memory.push_back(
+      state->results.push_back(
           pjrtx::cpu::Literal::View(entry.result_types[i].shape,
                                     reinterpret_cast<void*>(outputs[i].value)));
     }
-    pjrtx::cpu::InterpreterOptions options = options_;
-    options.program_cache = &cache_;
-    pjrtx::cpu::Interpreter interpreter(program_, options);
-    absl::StatusOr<std::vector<pjrtx::cpu::Value>> results =
-        interpreter.Run(std::move(values), std::move(result_memory));
-    if (!results.ok()) return results.status();
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const pjrtx::cpu::Literal& result = (*results)[i].tensor;
-      void* out = reinterpret_cast<void*>(outputs[i].value);
-      // A donated input may alias this output; memmove stays correct.
-      if (result.size_bytes() > 0 && out != result.data()) {
-        std::memmove(out, result.data(), result.size_bytes());
-      }
-    }
-    return absl::OkStatus();
+    absl::Status status = state->interpreter.RunInto(
+        state->arguments, absl::MakeSpan(state->results));
+    Release(std::move(state));
+    return status;
   }
 
  private:
+  struct RunState {
+    RunState(const pjrtx::ir::Program& program,
+             const pjrtx::cpu::InterpreterOptions& options)
+        : interpreter(program, options) {}
+    pjrtx::cpu::Interpreter interpreter;
+    std::vector<pjrtx::cpu::Value> arguments;
+    std::vector<pjrtx::cpu::Literal> results;
+  };
+
+  std::unique_ptr<RunState> Acquire() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!idle_.empty()) {
+        std::unique_ptr<RunState> state = std::move(idle_.back());
+        idle_.pop_back();
+        return state;
+      }
+    }
+    return std::make_unique<RunState>(program_, options_);
+  }
+  void Release(std::unique_ptr<RunState> state) {
+    // Drop what the run referenced (views of chip memory) before pooling.
+    state->arguments.clear();
+    state->results.clear();
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_.push_back(std::move(state));
+  }
+
   const pjrtx::ir::Program program_;
-  const pjrtx::cpu::InterpreterOptions options_;
+  pjrtx::cpu::InterpreterOptions options_;
   // Plans made on the first run (oneDNN dot primitives) and reused by every
   // later run on any chip; thread-safe.
   pjrtx::cpu::ProgramCache cache_;
+  std::mutex mu_;
+  // As many as runs were ever in flight at once (one per chip at most).
+  std::vector<std::unique_ptr<RunState>> idle_;  // Guarded by mu_.
 };
 
 }  // namespace

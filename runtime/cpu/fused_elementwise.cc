@@ -4,6 +4,7 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/fused_f32.h"
@@ -21,24 +22,25 @@ Shape TileShape(ElementType type, int64_t length) {
 
 // Bodies of f32 arithmetic (the common case: activations, scaling, bias,
 // clipping) run register-resident; see fused_f32.h.
-bool TryF32FastPath(const ir::FusedBody& body, absl::Span<const Literal> inputs,
-                    absl::Span<Literal> outputs) {
+bool TryF32FastPath(const ir::FusedBody& body,
+                    absl::Span<const Literal* const> inputs,
+                    absl::Span<Literal* const> outputs) {
   constexpr size_t kMaxArrays = 16;
   if (inputs.size() > kMaxArrays || outputs.size() > kMaxArrays) return false;
   const float* input_data[kMaxArrays];
   bool input_is_scalar[kMaxArrays];
   float* output_data[kMaxArrays];
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].type() != ElementType::kF32) return false;
-    input_data[i] = inputs[i].as<float>();
-    input_is_scalar[i] = inputs[i].dims().empty();
+    if (inputs[i]->type() != ElementType::kF32) return false;
+    input_data[i] = inputs[i]->as<float>();
+    input_is_scalar[i] = inputs[i]->dims().empty();
   }
   for (size_t o = 0; o < outputs.size(); ++o) {
-    if (outputs[o].type() != ElementType::kF32) return false;
-    output_data[o] = outputs[o].as<float>();
+    if (outputs[o]->type() != ElementType::kF32) return false;
+    output_data[o] = outputs[o]->as<float>();
   }
   return RunFusedF32(body, {input_data, input_is_scalar, output_data,
-                            outputs[0].num_elements()});
+                            outputs[0]->num_elements()});
 }
 
 absl::StatusOr<Literal> RunStep(const ir::FusedStep& step,
@@ -67,27 +69,27 @@ absl::StatusOr<Literal> RunStep(const ir::FusedStep& step,
 }  // namespace
 
 absl::Status RunFusedElementwise(const ir::FusedBody& body,
-                                 absl::Span<const Literal> inputs,
-                                 absl::Span<Literal> outputs) {
+                                 absl::Span<const Literal* const> inputs,
+                                 absl::Span<Literal* const> outputs) {
   if (outputs.empty()) return absl::OkStatus();
   if (TryF32FastPath(body, inputs, outputs)) return absl::OkStatus();
-  const int64_t n = outputs[0].num_elements();
+  const int64_t n = outputs[0]->num_elements();
   // Rank-0 inputs are broadcast once into a tile; a shorter last tile views
   // its prefix.
   std::vector<Literal> scalar_tiles(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].dims().empty()) continue;
+    if (!inputs[i]->dims().empty()) continue;
     const int64_t length = std::min(kTile, n);
     scalar_tiles[i] =
-        BroadcastInDim(inputs[i], TileShape(inputs[i].type(), length), {});
+        BroadcastInDim(*inputs[i], TileShape(inputs[i]->type(), length), {});
   }
   std::vector<Literal> regs(body.num_inputs + body.steps.size());
   for (int64_t start = 0; start < n; start += kTile) {
     const int64_t length = std::min(kTile, n - start);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      const Literal& source =
-          inputs[i].dims().empty() ? scalar_tiles[i] : inputs[i];
-      const int64_t offset = inputs[i].dims().empty() ? 0 : start;
+      const bool scalar = inputs[i]->dims().empty();
+      const Literal& source = scalar ? scalar_tiles[i] : *inputs[i];
+      const int64_t offset = scalar ? 0 : start;
       const size_t element = ir::StorageSize(source.type());
       regs[i] =
           Literal::View(TileShape(source.type(), length),
@@ -101,11 +103,21 @@ absl::Status RunFusedElementwise(const ir::FusedBody& body,
     for (size_t o = 0; o < outputs.size(); ++o) {
       const Literal& value = regs[body.outputs[o]];
       const size_t element = ir::StorageSize(value.type());
-      std::memcpy(outputs[o].data() + start * element, value.data(),
+      std::memcpy(outputs[o]->data() + start * element, value.data(),
                   length * element);
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status RunFusedElementwise(const ir::FusedBody& body,
+                                 absl::Span<const Literal> inputs,
+                                 absl::Span<Literal> outputs) {
+  absl::InlinedVector<const Literal*, 8> input_pointers;
+  for (const Literal& input : inputs) input_pointers.push_back(&input);
+  absl::InlinedVector<Literal*, 4> output_pointers;
+  for (Literal& output : outputs) output_pointers.push_back(&output);
+  return RunFusedElementwise(body, input_pointers, output_pointers);
 }
 
 }  // namespace pjrtx::cpu

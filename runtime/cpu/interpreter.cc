@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/fused_reduce.h"
@@ -26,17 +27,6 @@ std::vector<Literal> Tensors(const std::vector<Value>& values,
   return tensors;
 }
 
-// Whether `x`'s bytes overlap those of any of `tensors`.
-bool OverlapsAny(const Literal& x, absl::Span<const Literal> tensors) {
-  for (const Literal& t : tensors) {
-    if (x.data() < t.data() + t.size_bytes() &&
-        t.data() < x.data() + x.size_bytes()) {
-      return true;
-    }
-  }
-  return false;
-}
-
 int64_t ScalarIndex(const Literal& literal) {
   return ir::IsUnsignedInt(literal.type())
              ? static_cast<int64_t>(literal.GetUInt(0))
@@ -57,9 +47,69 @@ absl::StatusOr<std::vector<Value>> Interpreter::Run(
   bound_.clear();
   for (size_t i = 0; i < result_memory.size() && i < entry.results.size();
        ++i) {
-    bound_.emplace(entry.results[i], std::move(result_memory[i]));
+    bound_.emplace_back(entry.results[i], std::move(result_memory[i]));
   }
   return Call(program_.entry, arguments, {});
+}
+
+absl::Status Interpreter::RunInto(absl::Span<const Value> arguments,
+                                  absl::Span<Literal> results) {
+  const ir::Computation& entry = program_.computations[program_.entry];
+  if (arguments.size() != entry.parameters.size() ||
+      results.size() != entry.results.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "@", entry.name, " takes ", entry.parameters.size(),
+        " argument(s) and returns ", entry.results.size(), ", got ",
+        arguments.size(), " argument(s) and room for ", results.size()));
+  }
+  bound_.clear();
+  for (size_t i = 0; i < results.size(); ++i) {
+    bound_.emplace_back(entry.results[i], results[i]);
+  }
+  entry_environment_.clear();
+  entry_environment_.resize(entry.num_values);
+  for (size_t i = 0; i < entry.parameters.size(); ++i) {
+    entry_environment_[entry.parameters[i]] = arguments[i];
+  }
+  depth_ = 1;
+  absl::Status status;
+  for (const Instruction& instruction : entry.instructions) {
+    status = Execute(instruction, entry_environment_);
+    if (!status.ok()) break;
+  }
+  depth_ = 0;
+  if (status.ok()) {
+    for (size_t i = 0; i < results.size(); ++i) {
+      const Literal& value = entry_environment_[entry.results[i]].tensor;
+      // A donated input may alias the result memory; memmove stays correct.
+      if (value.size_bytes() > 0 && value.data() != results[i].data()) {
+        std::memmove(results[i].data(), value.data(), value.size_bytes());
+      }
+    }
+  }
+  // Intermediates go now rather than at the next run; the storage of the
+  // vectors stays.
+  entry_environment_.clear();
+  bound_.clear();
+  return status;
+}
+
+const Literal* Interpreter::BoundMemory(
+    int value, const std::vector<Value>& environment) const {
+  if (depth_ != 1) return nullptr;
+  const Literal* memory = nullptr;
+  for (const auto& [id, literal] : bound_) {
+    if (id == value) memory = &literal;
+  }
+  if (memory == nullptr) return nullptr;
+  for (int p : program_.computations[program_.entry].parameters) {
+    const Literal& t = environment[p].tensor;
+    if (memory->data() < t.data() + t.size_bytes() &&
+        t.data() < memory->data() + memory->size_bytes()) {
+      return nullptr;
+    }
+  }
+  return memory;
 }
 
 absl::StatusOr<std::vector<Value>> Interpreter::CallRegion(
@@ -233,14 +283,9 @@ absl::Status Interpreter::Execute(const Instruction& inst,
         // Straight into the caller's memory when Run bound this result,
         // unless an argument shares it: a donated input that the matmul, or
         // a later op, still reads.
-        auto bound = depth_ == 1 ? bound_.find(inst.results[0]) : bound_.end();
-        const bool in_place =
-            bound != bound_.end() &&
-            !OverlapsAny(
-                bound->second,
-                Tensors(env, program_.computations[program_.entry].parameters));
+        const Literal* bound = BoundMemory(inst.results[0], env);
         Literal out =
-            in_place ? bound->second : Literal::ForOverwrite(result_shape(0));
+            bound != nullptr ? *bound : Literal::ForOverwrite(result_shape(0));
         absl::Status status =
             plan->Run(operand(0).data(), operand(1).data(), out.data());
         if (!status.ok()) return status;
@@ -399,24 +444,24 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       env[inst.results[0]] = Value{ir::ValueType::Kind::kToken, {}, {}};
       return absl::OkStatus();
     case OpCode::kFusedElementwise: {
-      std::vector<Literal> outputs;
+      // Results go straight into bound caller memory where they may (see
+      // BoundMemory); operands are read where they are.
+      absl::InlinedVector<Literal, 4> fresh(inst.results.size());
+      absl::InlinedVector<Literal*, 4> outputs;
       for (size_t i = 0; i < inst.results.size(); ++i) {
-        // Only the entry computation's own values are bound (depth 1), and
-        // only when no argument shares the memory: a donated input that a
-        // later op still reads must not be overwritten early.
-        auto bound = depth_ == 1 ? bound_.find(inst.results[i]) : bound_.end();
-        const bool in_place =
-            bound != bound_.end() &&
-            !OverlapsAny(
-                bound->second,
-                Tensors(env, program_.computations[program_.entry].parameters));
-        outputs.push_back(in_place ? bound->second
-                                   : Literal::ForOverwrite(result_shape(i)));
+        const Literal* bound = BoundMemory(inst.results[i], env);
+        if (bound == nullptr) fresh[i] = Literal::ForOverwrite(result_shape(i));
+        outputs.push_back(bound != nullptr ? const_cast<Literal*>(bound)
+                                           : &fresh[i]);
       }
-      absl::Status status = RunFusedElementwise(
-          a.fused, Tensors(env, inst.operands), absl::MakeSpan(outputs));
+      absl::InlinedVector<const Literal*, 8> inputs;
+      for (int id : inst.operands) inputs.push_back(&env[id].tensor);
+      absl::Status status = RunFusedElementwise(a.fused, inputs, outputs);
       if (!status.ok()) return status;
-      set_all(std::move(outputs));
+      for (size_t i = 0; i < inst.results.size(); ++i) {
+        env[inst.results[i]] = Value::Tensor(
+            outputs[i] == &fresh[i] ? std::move(fresh[i]) : *outputs[i]);
+      }
       return absl::OkStatus();
     }
     case OpCode::kFusedReduce: {

@@ -2,7 +2,7 @@
 #ifndef PJRTX_RUNTIME_CPU_INTERPRETER_H_
 #define PJRTX_RUNTIME_CPU_INTERPRETER_H_
 
-#include <map>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -50,6 +50,14 @@ class Interpreter {
   absl::StatusOr<std::vector<Value>> Run(
       std::vector<Value> arguments, std::vector<Literal> result_memory = {});
 
+  // Runs the entry computation and leaves each result in `results[i]` (a
+  // view of caller memory of the result's shape): computed there in place
+  // where the op allows, copied there otherwise. Keeps its working storage
+  // from run to run, so a program of in-place ops on rank-0 values
+  // allocates nothing in steady state (the dispatch hot path).
+  absl::Status RunInto(absl::Span<const Value> arguments,
+                       absl::Span<Literal> results);
+
  private:
   absl::StatusOr<std::vector<Value>> Call(int computation,
                                           absl::Span<const Value> arguments,
@@ -66,8 +74,18 @@ class Interpreter {
   const InterpreterOptions options_;
   ProgramCache own_cache_;  // Used when options_.program_cache is null.
   int depth_ = 0;
-  // Entry values bound to caller memory (see Run), by value id.
-  std::map<int, Literal> bound_;
+  // The caller memory entry value `value` may be computed in, or null:
+  // only entry values Run bound (depth 1), and only when no argument
+  // shares the memory (a donated input that a later op still reads must
+  // not be overwritten early).
+  const Literal* BoundMemory(int value,
+                             const std::vector<Value>& environment) const;
+
+  // Entry values bound to caller memory (see Run): (value id, memory).
+  // A vector, cleared between runs, so its storage is reused.
+  std::vector<std::pair<int, Literal>> bound_;
+  // The entry computation's values during RunInto, reused likewise.
+  std::vector<Value> entry_environment_;
 };
 
 }  // namespace pjrtx::cpu

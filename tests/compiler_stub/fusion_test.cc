@@ -246,17 +246,36 @@ func.func @main(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> (tensor<4x4xf32>, t
 
 TEST(FuseElementwiseTest, GroupOfOneStaysUnfused) {
   absl::StatusOr<ir::Program> program = Compile(R"(
-func.func @main(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
+func.func @main(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<2x4xf32> {
   %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
   %0 = stablehlo.add %x, %b : tensor<8xf32>
-  func.return %0 : tensor<8xf32>
+  %1 = stablehlo.reshape %0 : (tensor<8xf32>) -> tensor<2x4xf32>
+  func.return %1 : tensor<2x4xf32>
 }
 )",
                                                 true);
   ASSERT_TRUE(program.ok()) << program.status();
   // Nothing to fuse with: the broadcast stays too, as the add reads it.
-  EXPECT_THAT(Opcodes(Entry(*program)),
-              ElementsAre(OpCode::kBroadcastInDim, OpCode::kBinary));
+  EXPECT_THAT(
+      Opcodes(Entry(*program)),
+      ElementsAre(OpCode::kBroadcastInDim, OpCode::kBinary, OpCode::kReshape));
+}
+
+TEST(FuseElementwiseTest, LoneOpComputingAnEntryResultIsFused) {
+  absl::StatusOr<ir::Program> program = Compile(R"(
+func.func @main(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %x, %y : tensor<f32>
+  func.return %0 : tensor<f32>
+}
+)",
+                                                true);
+  ASSERT_TRUE(program.ok()) << program.status();
+  // One step, so that the target writes it into the caller's output.
+  const ir::Computation& entry = Entry(*program);
+  ASSERT_THAT(Opcodes(entry), ElementsAre(OpCode::kFusedElementwise));
+  EXPECT_THAT(StepBinaryOps(entry.instructions[0].attributes.fused),
+              ElementsAre(BinaryOp::kAdd));
+  EXPECT_EQ(entry.instructions[0].results, entry.results);
 }
 
 TEST(FuseElementwiseTest, DifferentDimsMakeDifferentGroups) {
@@ -514,8 +533,11 @@ func.func @main(%x: tensor<64xf32>) -> (tensor<f32>, tensor<64xf32>) {
 )",
                                                 true);
   ASSERT_TRUE(program.ok()) << program.status();
+  // %sq stays materialized (as a one-step fused instruction, since it is a
+  // result too) and the reduce reads it.
   EXPECT_THAT(Opcodes(Entry(*program)),
-              ElementsAre(OpCode::kBinary, OpCode::kConstant, OpCode::kReduce));
+              ElementsAre(OpCode::kFusedElementwise, OpCode::kConstant,
+                          OpCode::kReduce));
 }
 
 TEST(FuseReduceTest, WithoutFusionTheReduceStays) {
@@ -684,8 +706,8 @@ std::vector<EquivalenceCase> EquivalenceCases() {
       {"f32_forms_streamed",
        absl::StrReplaceAll(kF32Forms, {{"$N", "1100037"}}), 1},
       // %gt .. %sq; %total and %odd (which reads %both, closing the first
-      // group); %h and %hm. %ne and %out stay alone.
-      {"mixed_types", kMixedTypes, 3},
+      // group); %h and %hm; %out alone, as an entry result. %ne stays.
+      {"mixed_types", kMixedTypes, 4},
       {"dot_between_members", kDotBetweenMembers, 2},
       {"region_captures", kCaptures, 4},
   };

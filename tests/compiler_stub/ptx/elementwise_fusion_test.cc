@@ -215,12 +215,12 @@ TEST(ElementwiseFusionTest, SingleOpsAndGroupsNobodyReadsMakeNoKernels) {
   // A lone op runs the usual way; a group whose values nobody reads
   // computes nothing anyone needs.
   const Fusion fusion = Fuse(R"(
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+func.func @main(%x: tensor<4xf32>) -> tensor<2x2xf32> {
   %lone = stablehlo.negate %x : tensor<4xf32>
   %r = stablehlo.reshape %lone : (tensor<4xf32>) -> tensor<2x2xf32>
   %0 = stablehlo.exponential %x : tensor<4xf32>
   %1 = stablehlo.add %0, %x : tensor<4xf32>
-  func.return %lone : tensor<4xf32>
+  func.return %r : tensor<2x2xf32>
 }
 )");
   EXPECT_THAT(fusion.kernels, IsEmpty());
