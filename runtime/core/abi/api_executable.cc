@@ -162,8 +162,10 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
     return ToError(absl::InvalidArgumentError(absl::StrCat(
         "argument_lists is NULL but num_args is ", args->num_args)));
   }
-  std::vector<int> devices;
-  std::vector<std::vector<Buffer*>> arguments(num_devices);
+  // Inline storage: a call over a few devices and arguments allocates only
+  // the handles it returns.
+  SmallVector<int> devices;
+  SmallVector<SmallVector<Buffer*>> arguments(num_devices);
   for (size_t d = 0; d < num_devices; ++d) {
     PJRTX_Device* device =
         args->devices == nullptr ? e.devices[d] : args->devices[d];
@@ -191,16 +193,17 @@ PJRTX_Error* ExecutableExecute(PJRTX_LoadedExecutable_Execute_Args* args) {
       arguments[d].push_back(buffer->buffer.get());
     }
   }
-  std::vector<bool> donate;
+  absl::Span<const bool> donate;
   if (args->donate_arguments != nullptr) {
-    donate.assign(args->donate_arguments,
-                  args->donate_arguments + args->num_args);
+    donate = absl::MakeConstSpan(args->donate_arguments, args->num_args);
   }
-  std::vector<EventRef> wait_for;
+  std::vector<EventRef> wait_for;  // Empty allocates nothing.
   PJRTX_RETURN_ERROR_IF(
       ReadWaitEvents(args->wait_events, args->num_wait_events, &wait_for));
-  absl::StatusOr<std::vector<Executable::Run>> runs = e.executable->Execute(
-      devices, arguments, donate, wait_for, args->launch_id);
+  SmallVector<absl::Span<Buffer* const>> argument_spans(arguments.begin(),
+                                                        arguments.end());
+  absl::StatusOr<Executable::Runs> runs = e.executable->Execute(
+      devices, argument_spans, donate, wait_for, args->launch_id);
   if (!runs.ok()) return ToError(runs.status());
   for (size_t d = 0; d < runs->size(); ++d) {
     Executable::Run& run = (*runs)[d];

@@ -6,6 +6,7 @@
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "runtime/core/base/event.h"
 
 namespace pjrtx {
@@ -23,7 +24,7 @@ class DeviceQueue {
   // task enqueued earlier has finished. Returns an event ready when the task
   // has run, carrying its status. If an awaited event fails, the task is not
   // run and the returned event carries that event's error. Never blocks.
-  virtual EventRef Enqueue(std::vector<EventRef> wait_for, Task task) = 0;
+  virtual EventRef Enqueue(absl::Span<const EventRef> wait_for, Task task) = 0;
 
   // Blocks until every task enqueued so far has finished.
   virtual void WaitIdle() = 0;

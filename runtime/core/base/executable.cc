@@ -150,10 +150,10 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
                  options);
 }
 
-absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
-    const std::vector<int>& devices,
-    const std::vector<std::vector<Buffer*>>& arguments,
-    const std::vector<bool>& donate, const std::vector<EventRef>& wait_for,
+absl::StatusOr<Executable::Runs> Executable::Execute(
+    absl::Span<const int> devices,
+    absl::Span<const absl::Span<Buffer* const>> arguments,
+    absl::Span<const bool> donate, absl::Span<const EventRef> wait_for,
     int64_t launch_id) {
   const std::vector<ArraySignature>& inputs = compiled_->inputs;
   const std::vector<ArraySignature>& outputs = compiled_->outputs;
@@ -196,13 +196,15 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
   }
   (void)launch_id;  // Single-process launches need no rendezvous yet.
 
-  std::vector<Run> runs;
+  // Bookkeeping lives inline (SmallVector) so that dispatching a program
+  // with a few arguments allocates only what it hands back.
+  Runs runs;
   for (size_t d = 0; d < devices.size(); ++d) {
     const int device = devices[d];
     const int memory = client_->default_memory(device);
-    std::vector<EventRef> deps = wait_for;
-    std::vector<std::shared_ptr<DeviceAllocation>> held_inputs;
-    std::vector<bool> donated(inputs.size(), false);
+    SmallVector<EventRef> deps(wait_for.begin(), wait_for.end());
+    SmallVector<std::shared_ptr<DeviceAllocation>> held_inputs;
+    SmallVector<bool> donated(inputs.size(), false);
     for (size_t i = 0; i < inputs.size(); ++i) {
       Buffer* arg = arguments[d][i];
       PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<DeviceAllocation> allocation,
@@ -217,8 +219,8 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
       }
     }
     // Outputs reuse donated inputs of the same signature; others are fresh.
-    std::vector<std::shared_ptr<DeviceAllocation>> out_allocations;
-    std::vector<bool> reused(inputs.size(), false);
+    SmallVector<std::shared_ptr<DeviceAllocation>> out_allocations;
+    SmallVector<bool> reused(inputs.size(), false);
     for (const ArraySignature& out : outputs) {
       std::shared_ptr<DeviceAllocation> allocation;
       for (size_t i = 0; i < inputs.size(); ++i) {
@@ -237,10 +239,9 @@ absl::StatusOr<std::vector<Executable::Run>> Executable::Execute(
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     EventRef done = client_->queue(device).Enqueue(
-        std::move(deps),
-        [compiled = std::move(compiled), device,
-         held_inputs = std::move(held_inputs), out_allocations]() {
-          absl::InlinedVector<DeviceAddress, 8> in, out;
+        deps, [compiled = std::move(compiled), device,
+               held_inputs = std::move(held_inputs), out_allocations]() {
+          SmallVector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());
           return compiled->program->Run(device, in, out);

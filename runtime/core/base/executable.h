@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/core/base/buffer.h"
@@ -16,6 +17,11 @@
 #include "runtime/core/base/event.h"
 
 namespace pjrtx {
+
+// Per-run bookkeeping stored inline: a run over a few devices, arguments
+// and outputs allocates nothing for it.
+template <typename T>
+using SmallVector = absl::InlinedVector<T, 8>;
 
 struct ExecutableOptions {
   ProgramOptions program;
@@ -38,16 +44,17 @@ class Executable {
   std::string Serialize() const;
 
   struct Run {
-    std::vector<std::unique_ptr<Buffer>> outputs;
+    SmallVector<std::unique_ptr<Buffer>> outputs;
     EventRef done;
   };
+  using Runs = absl::InlinedVector<Run, 1>;
   // One run per device of `devices` (indices into the topology), each with
-  // its `arguments[d]`. Never blocks. `donate[i]` hands argument i's memory
-  // to the run (the buffers become deleted).
-  absl::StatusOr<std::vector<Run>> Execute(
-      const std::vector<int>& devices,
-      const std::vector<std::vector<Buffer*>>& arguments,
-      const std::vector<bool>& donate, const std::vector<EventRef>& wait_for,
+  // its `arguments[d]`. Never blocks. `donate[i]` (if given) hands argument
+  // i's memory to the run (the buffers become deleted).
+  absl::StatusOr<Runs> Execute(
+      absl::Span<const int> devices,
+      absl::Span<const absl::Span<Buffer* const>> arguments,
+      absl::Span<const bool> donate, absl::Span<const EventRef> wait_for,
       int64_t launch_id);
 
   const std::string& name() const { return compiled_->name; }

@@ -18,7 +18,7 @@ struct HostQueue::Item {
 
 HostQueue::~HostQueue() { WaitIdle(); }
 
-EventRef HostQueue::Enqueue(std::vector<EventRef> wait_for, Task task) {
+EventRef HostQueue::Enqueue(absl::Span<const EventRef> wait_for, Task task) {
   auto item = std::make_shared<Item>();
   item->task = std::move(task);
   EventRef done = item->done;
@@ -26,7 +26,7 @@ EventRef HostQueue::Enqueue(std::vector<EventRef> wait_for, Task task) {
     std::lock_guard<std::mutex> lock(mu_);
     items_.push_back(item);
   }
-  for (EventRef& event : wait_for) {
+  for (const EventRef& event : wait_for) {
     if (event->IsReady() && event->status().ok()) continue;
     item->pending.fetch_add(1, std::memory_order_relaxed);
     event->AndThen([this, item = item.get()](const absl::Status& status) {

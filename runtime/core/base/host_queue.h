@@ -26,7 +26,7 @@ class HostQueue : public DeviceQueue {
   explicit HostQueue(ThreadPool* pool) : pool_(pool) {}
   ~HostQueue() override;
 
-  EventRef Enqueue(std::vector<EventRef> wait_for, Task task) override;
+  EventRef Enqueue(absl::Span<const EventRef> wait_for, Task task) override;
   void WaitIdle() override;
 
  private:
