@@ -1,0 +1,114 @@
+#include "runtime/collectives/halving_doubling.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "runtime/collectives/buffer_chunks.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace pjrtx::collectives {
+
+absl::Status HalvingDoublingAllReduce(Transport& transport, ReduceOp op,
+                                      PJRTX_Buffer_Type type, void* data,
+                                      size_t count, uint32_t communicator,
+                                      uint32_t sequence, Deadline deadline) {
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size, ReducibleElementSize(type));
+  PJRTX_RETURN_IF_ERROR(
+      CheckHostBuffer("HalvingDoublingAllReduce", data, count));
+  const int size = transport.size();
+  const int rank = transport.rank();
+  if (size == 1 || count == 0) return absl::OkStatus();
+  auto* bytes = static_cast<uint8_t*>(data);
+  const size_t total_bytes = count * element_size;
+
+  int power = 1;
+  int log2_power = 0;
+  while (power * 2 <= size) {
+    power *= 2;
+    ++log2_power;
+  }
+  const int extra = size - power;
+  const uint32_t unfold_step = 1 + 2 * static_cast<uint32_t>(log2_power);
+  auto tag = [&](uint32_t step) {
+    return MakeTag(communicator, sequence, step);
+  };
+  // The fold receives a whole buffer; later steps at most half of it.
+  std::vector<uint8_t> incoming(total_bytes);
+
+  // Fold: ranks below 2*extra combine in pairs, so that `power` ranks
+  // remain, renumbered 0..power-1.
+  int folded_rank = rank - extra;
+  if (rank < 2 * extra) {
+    if (rank % 2 == 0) {
+      PJRTX_RETURN_IF_ERROR(transport.Send(
+          rank + 1, absl::MakeConstSpan(bytes, total_bytes), tag(0), deadline));
+      folded_rank = -1;
+    } else {
+      PJRTX_RETURN_IF_ERROR(
+          transport.Recv(rank - 1, absl::MakeSpan(incoming), tag(0), deadline));
+      PJRTX_RETURN_IF_ERROR(
+          Accumulate(op, type, bytes, incoming.data(), count));
+      folded_rank = rank / 2;
+    }
+  }
+
+  if (folded_rank >= 0) {
+    auto real_rank = [&](int folded) {
+      return folded < extra ? 2 * folded + 1 : folded + extra;
+    };
+    // Chunks first..first+chunks-1 of a split into `power` chunks.
+    auto span_of = [&](int first, int chunks) {
+      const size_t begin = ChunkBegin(count, power, first);
+      const size_t end = ChunkBegin(count, power, first + chunks);
+      return absl::MakeSpan(bytes + begin * element_size,
+                            (end - begin) * element_size);
+    };
+    uint32_t step = 1;
+    // Recursive halving: partners across the highest bit first split the
+    // range they both hold, each keeping the half its bit selects, so rank
+    // f ends holding chunk f reduced over all ranks.
+    int first = 0;
+    int chunks = power;
+    for (int mask = power / 2; mask >= 1; mask /= 2, ++step) {
+      const int half = chunks / 2;
+      const bool keep_lower = (folded_rank & mask) == 0;
+      const int keep = keep_lower ? first : first + half;
+      const int give = keep_lower ? first + half : first;
+      absl::Span<uint8_t> kept = span_of(keep, half);
+      PJRTX_RETURN_IF_ERROR(transport.SendRecv(
+          real_rank(folded_rank ^ mask), span_of(give, half),
+          real_rank(folded_rank ^ mask),
+          absl::MakeSpan(incoming.data(), kept.size()), tag(step), deadline));
+      PJRTX_RETURN_IF_ERROR(Accumulate(op, type, kept.data(), incoming.data(),
+                                       kept.size() / element_size));
+      first = keep;
+      chunks = half;
+    }
+    // Recursive doubling: the same pairs in reverse order swap the ranges
+    // they hold, doubling them, until everyone holds every chunk.
+    for (int mask = 1; mask < power; mask *= 2, ++step) {
+      const int partner_first =
+          (folded_rank & mask) == 0 ? first + chunks : first - chunks;
+      PJRTX_RETURN_IF_ERROR(transport.SendRecv(
+          real_rank(folded_rank ^ mask), span_of(first, chunks),
+          real_rank(folded_rank ^ mask), span_of(partner_first, chunks),
+          tag(step), deadline));
+      first = std::min(first, partner_first);
+      chunks *= 2;
+    }
+  }
+
+  // Unfold: the odd rank of each pair hands the result back.
+  if (rank < 2 * extra) {
+    if (rank % 2 == 1) {
+      return transport.Send(rank - 1, absl::MakeConstSpan(bytes, total_bytes),
+                            tag(unfold_step), deadline);
+    }
+    return transport.Recv(rank + 1, absl::MakeSpan(bytes, total_bytes),
+                          tag(unfold_step), deadline);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace pjrtx::collectives

@@ -1,0 +1,29 @@
+#include "runtime/collectives/hierarchical.h"
+
+#include "runtime/collectives/buffer_chunks.h"
+#include "runtime/collectives/ring.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace pjrtx::collectives {
+
+absl::Status HierarchicalAllReduce(Transport& intra_slice,
+                                   Transport& inter_slice, ReduceOp op,
+                                   PJRTX_Buffer_Type type, void* data,
+                                   size_t count, uint32_t communicator,
+                                   uint32_t sequence, Deadline deadline) {
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size, ReducibleElementSize(type));
+  PJRTX_RETURN_IF_ERROR(CheckHostBuffer("HierarchicalAllReduce", data, count));
+  PJRTX_RETURN_IF_ERROR(RingReduceScatter(intra_slice, op, type, data, count,
+                                          communicator, sequence, deadline));
+  // The two transports are separate links, so the inner all-reduce may
+  // reuse the sequence's tags.
+  const ChunkRange shard = Chunk(count, intra_slice.size(), intra_slice.rank());
+  PJRTX_RETURN_IF_ERROR(
+      RingAllReduce(inter_slice, op, type,
+                    static_cast<uint8_t*>(data) + shard.begin * element_size,
+                    shard.size, communicator, sequence, deadline));
+  return RingAllGather(intra_slice, type, data, count, communicator, sequence,
+                       deadline);
+}
+
+}  // namespace pjrtx::collectives

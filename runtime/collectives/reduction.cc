@@ -1,0 +1,237 @@
+#include "runtime/collectives/reduction.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/core/base/element_type.h"
+
+namespace pjrtx::collectives {
+namespace {
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+template <typename T>
+void Store(uint8_t* p, T value) {
+  std::memcpy(p, &value, sizeof(T));
+}
+
+// Integer arithmetic in an unsigned type at least as wide as int, so that
+// overflow wraps instead of being undefined (also after integer promotion
+// of 8- and 16-bit operands).
+template <typename T>
+using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                                    std::make_unsigned_t<T>>;
+
+template <typename T>
+T Combine(ReduceOp op, T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case ReduceOp::kSum:
+        return static_cast<T>(static_cast<WrapType<T>>(a) +
+                              static_cast<WrapType<T>>(b));
+      case ReduceOp::kProduct:
+        return static_cast<T>(static_cast<WrapType<T>>(a) *
+                              static_cast<WrapType<T>>(b));
+      case ReduceOp::kMin:
+        return b < a ? b : a;
+      case ReduceOp::kMax:
+        return a < b ? b : a;
+    }
+  } else {
+    switch (op) {
+      case ReduceOp::kSum:
+        return a + b;
+      case ReduceOp::kProduct:
+        return a * b;
+      case ReduceOp::kMin:
+        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+        return b < a ? b : a;
+      case ReduceOp::kMax:
+        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+        return a < b ? b : a;
+    }
+  }
+  return a;
+}
+
+template <typename T>
+void AccumulateAs(ReduceOp op, uint8_t* inout, const uint8_t* in,
+                  size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* a = inout + i * sizeof(T);
+    Store<T>(a, Combine<T>(op, Load<T>(a), Load<T>(in + i * sizeof(T))));
+  }
+}
+
+template <float (*kToFloat)(uint16_t), uint16_t (*kFromFloat)(float)>
+void AccumulateWidened(ReduceOp op, uint8_t* inout, const uint8_t* in,
+                       size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* a = inout + i * 2;
+    float sum = Combine<float>(op, kToFloat(Load<uint16_t>(a)),
+                               kToFloat(Load<uint16_t>(in + i * 2)));
+    Store<uint16_t>(a, kFromFloat(sum));
+  }
+}
+
+}  // namespace
+
+absl::string_view ReduceOpName(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return "sum";
+    case ReduceOp::kProduct:
+      return "product";
+    case ReduceOp::kMin:
+      return "min";
+    case ReduceOp::kMax:
+      return "max";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type) {
+  switch (type) {
+    case PJRTX_Buffer_Type_S8:
+    case PJRTX_Buffer_Type_U8:
+      return 1;
+    case PJRTX_Buffer_Type_S16:
+    case PJRTX_Buffer_Type_U16:
+    case PJRTX_Buffer_Type_F16:
+    case PJRTX_Buffer_Type_BF16:
+      return 2;
+    case PJRTX_Buffer_Type_S32:
+    case PJRTX_Buffer_Type_U32:
+    case PJRTX_Buffer_Type_F32:
+      return 4;
+    case PJRTX_Buffer_Type_S64:
+    case PJRTX_Buffer_Type_U64:
+    case PJRTX_Buffer_Type_F64:
+      return 8;
+    default:
+      return absl::UnimplementedError(absl::StrCat(
+          "collective reduction of element type ", ElementTypeName(type),
+          " is not supported; expected one of S8, S16, S32, S64, U8, U16, "
+          "U32, U64, F16, BF16, F32, F64"));
+  }
+}
+
+absl::Status Accumulate(ReduceOp op, PJRTX_Buffer_Type type, void* inout,
+                        const void* in, size_t count) {
+  absl::StatusOr<size_t> element_size = ReducibleElementSize(type);
+  if (!element_size.ok()) return element_size.status();
+  if (count == 0) return absl::OkStatus();
+  if (inout == nullptr || in == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Accumulate of ", count,
+                     " elements was given a null buffer; expected two "
+                     "buffers of ",
+                     count * *element_size, " bytes"));
+  }
+  auto* a = static_cast<uint8_t*>(inout);
+  auto* b = static_cast<const uint8_t*>(in);
+  switch (type) {
+    case PJRTX_Buffer_Type_S8:
+      AccumulateAs<int8_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_S16:
+      AccumulateAs<int16_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_S32:
+      AccumulateAs<int32_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_S64:
+      AccumulateAs<int64_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_U8:
+      AccumulateAs<uint8_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_U16:
+      AccumulateAs<uint16_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_U32:
+      AccumulateAs<uint32_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_U64:
+      AccumulateAs<uint64_t>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_F32:
+      AccumulateAs<float>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_F64:
+      AccumulateAs<double>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_F16:
+      AccumulateWidened<HalfToFloat, FloatToHalf>(op, a, b, count);
+      break;
+    case PJRTX_Buffer_Type_BF16:
+      AccumulateWidened<BFloat16ToFloat, FloatToBFloat16>(op, a, b, count);
+      break;
+    default:
+      break;  // Rejected by ReducibleElementSize above.
+  }
+  return absl::OkStatus();
+}
+
+float HalfToFloat(uint16_t half) {
+  const uint32_t sign = uint32_t{half & 0x8000u} << 16;
+  const uint32_t exponent = (half >> 10) & 0x1f;
+  const uint32_t mantissa = half & 0x3ff;
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in float.
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign != 0 ? -magnitude : magnitude;
+  }
+  if (exponent == 0x1f) {
+    return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  }
+  return std::bit_cast<float>(sign | ((exponent + 112) << 23) |
+                              (mantissa << 13));
+}
+
+uint16_t FloatToHalf(float value) {
+  const uint32_t bits = std::bit_cast<uint32_t>(value);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude >= 0x7f800000) {
+    // Infinity stays infinity; NaN stays a (quiet) NaN.
+    if (magnitude == 0x7f800000) return sign | 0x7c00;
+    return sign | 0x7e00 | static_cast<uint16_t>((magnitude >> 13) & 0x3ff);
+  }
+  // 65520 and above round (to even) past the largest half, 65504.
+  if (magnitude >= 0x477ff000) return sign | 0x7c00;
+  if (magnitude < 0x38800000) {
+    // Below 2^-14 the result is subnormal: its mantissa is value * 2^24,
+    // rounded to nearest even (the default floating-point rounding).
+    float scaled = std::bit_cast<float>(magnitude) * 16777216.0f;
+    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
+  }
+  // Round to nearest even on the 13 dropped bits; a carry correctly bumps
+  // the exponent. Then rebias the exponent from 127 to 15.
+  magnitude += 0xfff + ((magnitude >> 13) & 1);
+  magnitude -= uint32_t{127 - 15} << 23;
+  return sign | static_cast<uint16_t>(magnitude >> 13);
+}
+
+float BFloat16ToFloat(uint16_t bfloat16) {
+  return std::bit_cast<float>(uint32_t{bfloat16} << 16);
+}
+
+uint16_t FloatToBFloat16(float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  if ((bits & 0x7fffffff) > 0x7f800000) {
+    return static_cast<uint16_t>((bits >> 16) | 0x40);  // Quiet the NaN.
+  }
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+}  // namespace pjrtx::collectives

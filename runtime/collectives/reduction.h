@@ -1,0 +1,43 @@
+// Element-wise reduction of one host buffer into another: the arithmetic
+// step of every reducing collective.
+#ifndef PJRTX_RUNTIME_COLLECTIVES_REDUCTION_H_
+#define PJRTX_RUNTIME_COLLECTIVES_REDUCTION_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "pjrtx/pjrtx_c_api.h"
+
+namespace pjrtx::collectives {
+
+enum class ReduceOp { kSum, kProduct, kMin, kMax };
+
+// "sum", "product", "min" or "max".
+absl::string_view ReduceOpName(ReduceOp op);
+
+// Bytes per element of a type that Accumulate supports, or UNIMPLEMENTED
+// naming the type and listing the supported ones. Collectives call it
+// first, so an unsupported type fails before any message is sent.
+absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type);
+
+// inout[i] = op(inout[i], in[i]) for i in 0..count-1, for S8..S64, U8..U64,
+// F16, BF16, F32 and F64. Integers wrap on overflow (two's complement), so
+// the result does not depend on the order ranks are combined in. F16 and
+// BF16 are widened to float for each operation and rounded back (to
+// nearest even). Min and max of floats return NaN when either side is NaN,
+// as XLA does. The buffers need no particular alignment and may be equal.
+absl::Status Accumulate(ReduceOp op, PJRTX_Buffer_Type type, void* inout,
+                        const void* in, size_t count);
+
+// Conversions used for F16 and BF16, exposed for tests.
+float HalfToFloat(uint16_t half);
+uint16_t FloatToHalf(float value);
+float BFloat16ToFloat(uint16_t bfloat16);
+uint16_t FloatToBFloat16(float value);
+
+}  // namespace pjrtx::collectives
+
+#endif  // PJRTX_RUNTIME_COLLECTIVES_REDUCTION_H_

@@ -1,0 +1,73 @@
+// Point-to-point links between the ranks of a communicator, which the
+// collective algorithms are written against once: in-process (ICI between
+// chips of one process) or UCX (DCN between processes).
+#ifndef PJRTX_RUNTIME_COLLECTIVES_TRANSPORT_H_
+#define PJRTX_RUNTIME_COLLECTIVES_TRANSPORT_H_
+
+#include <chrono>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+
+namespace pjrtx::collectives {
+
+using Deadline = std::chrono::steady_clock::time_point;
+
+// Tags identify a message within a communicator: which operation (its
+// sequence number, the same on every rank because all ranks issue
+// operations in the same order) and which step or chunk of it.
+// Layout, high to low: communicator id (16 bits), operation sequence
+// (24 bits), step (24 bits).
+constexpr uint64_t MakeTag(uint32_t communicator, uint32_t sequence,
+                           uint32_t step) {
+  return (uint64_t{communicator & 0xffff} << 48) |
+         (uint64_t{sequence & 0xffffff} << 24) | uint64_t{step & 0xffffff};
+}
+
+// What one endpoint moved, for tests and benchmarks that prove how many
+// bytes cross a link.
+struct TransportCounters {
+  int64_t bytes_sent = 0;
+  int64_t messages_sent = 0;
+  int64_t bytes_received = 0;
+  int64_t messages_received = 0;
+};
+
+// One rank's endpoint. Ranks are 0..size()-1 of the communicator. Messages
+// from one rank to another with the same tag arrive in the order they were
+// sent. An endpoint is used by one thread at a time.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  // Sends `send` to rank `to` and receives exactly `recv.size()` bytes from
+  // rank `from`, both with `tag`, and returns when both are done (`send`
+  // may then be reused, `recv` is filled). Deadlock-free when every rank of
+  // a ring or butterfly calls it at once, whatever the message sizes. A
+  // peer of -1 skips that side. Errors: DEADLINE_EXCEEDED at `deadline`;
+  // UNAVAILABLE when the peer is gone; INVALID_ARGUMENT when the message
+  // that arrives is not `recv.size()` bytes (naming both sizes) or a peer
+  // is out of range.
+  virtual absl::Status SendRecv(int to, absl::Span<const uint8_t> send,
+                                int from, absl::Span<uint8_t> recv,
+                                uint64_t tag, Deadline deadline) = 0;
+
+  absl::Status Send(int to, absl::Span<const uint8_t> data, uint64_t tag,
+                    Deadline deadline) {
+    return SendRecv(to, data, -1, {}, tag, deadline);
+  }
+  absl::Status Recv(int from, absl::Span<uint8_t> data, uint64_t tag,
+                    Deadline deadline) {
+    return SendRecv(-1, {}, from, data, tag, deadline);
+  }
+
+  virtual TransportCounters counters() const = 0;
+};
+
+}  // namespace pjrtx::collectives
+
+#endif  // PJRTX_RUNTIME_COLLECTIVES_TRANSPORT_H_

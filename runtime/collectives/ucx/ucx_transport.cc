@@ -1,0 +1,466 @@
+#include "runtime/collectives/ucx/ucx_transport.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace pjrtx::collectives {
+
+struct UcxTransport::Peer {
+  UcxTransport* transport = nullptr;
+  int rank = 0;
+  ucp_ep_h endpoint = nullptr;
+  // OK while the endpoint is usable; otherwise why it was closed.
+  absl::Status failure;
+};
+
+// One SendRecv call, shared by the calling thread (which waits for both
+// halves) and the progress thread (which issues them and completes them).
+struct UcxTransport::Exchange {
+  UcxTransport* transport = nullptr;
+  int to = -1;
+  int from = -1;
+  absl::Span<const uint8_t> send;
+  absl::Span<uint8_t> recv;
+  uint64_t tag = 0;
+
+  // Progress-thread only. A pending request is non-null; the reasons say
+  // why a request was cut short by this side, and take precedence over the
+  // bare UCX status it then completes with.
+  void* send_request = nullptr;
+  void* recv_request = nullptr;
+  absl::Status send_abort_reason;
+  absl::Status recv_cancel_reason;
+  bool posting_recv = false;
+  bool recv_completed_while_posting = false;
+
+  std::mutex mu;
+  std::condition_variable done_cv;
+  bool send_done = false;  // Guarded by mu, as are the fields below.
+  bool recv_done = false;
+  absl::Status send_status;
+  absl::Status recv_status;
+  size_t received_length = 0;
+};
+
+namespace {
+
+constexpr uint64_t kFullTagMask = ~uint64_t{0};
+constexpr int kMaxRanks = 1 << 16;  // The sender field of UcxTagFor.
+
+using Clock = std::chrono::steady_clock;
+
+// Progresses `worker` inline until every request in `requests` completed or
+// `timeout` passed, then frees them all (UCP releases an incomplete one
+// when it completes). For teardown only, where blocking the progress
+// thread is intended.
+void DrainRequests(ucp_worker_h worker, std::vector<void*>& requests,
+                   std::chrono::milliseconds timeout) {
+  const Clock::time_point deadline = Clock::now() + timeout;
+  auto pending = [&] {
+    for (void* request : requests) {
+      if (ucp_request_check_status(request) == UCS_INPROGRESS) return true;
+    }
+    return false;
+  };
+  while (pending() && Clock::now() < deadline) ucp_worker_progress(worker);
+  for (void* request : requests) ucp_request_free(request);
+  requests.clear();
+}
+
+// Keeps the request of a non-blocking call that did not finish at once.
+void KeepIfPending(ucs_status_ptr_t result, std::vector<void*>& requests) {
+  if (result != nullptr && !UCS_PTR_IS_ERR(result)) requests.push_back(result);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
+    KeyValueStore& store, absl::string_view communicator_key, int rank,
+    int size, Options options) {
+  if (size < 1 || size > kMaxRanks) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "UCX communicator size ", size, " is outside 1..", kMaxRanks));
+  }
+  if (rank < 0 || rank >= size) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("rank ", rank, " is outside 0..", size - 1,
+                     " of communicator \"", communicator_key, "\""));
+  }
+  std::shared_ptr<UcxContext> context = std::move(options.context);
+  if (context == nullptr) {
+    absl::StatusOr<std::shared_ptr<UcxContext>> created =
+        UcxContext::Create(options.context_options);
+    if (!created.ok()) return created.status();
+    context = *std::move(created);
+  }
+
+  const std::string prefix = absl::StrCat(communicator_key, "/addr/");
+  absl::Status put =
+      store.Put(absl::StrCat(prefix, rank), context->worker_address());
+  if (!put.ok()) return put;
+  const Clock::time_point connect_deadline =
+      Clock::now() + std::chrono::milliseconds(options.connect_timeout_ms);
+  std::vector<std::string> addresses(size);
+  for (int peer = 0; peer < size; ++peer) {
+    const int64_t left_ms = std::max<int64_t>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(
+               connect_deadline - Clock::now())
+               .count());
+    absl::StatusOr<std::string> address =
+        store.Get(absl::StrCat(prefix, peer), left_ms);
+    if (!address.ok()) {
+      return absl::DeadlineExceededError(absl::StrCat(
+          "rank ", peer, " of communicator \"", communicator_key,
+          "\" did not publish its UCX address within ",
+          options.connect_timeout_ms, " ms: ", address.status().message()));
+    }
+    addresses[peer] = *std::move(address);
+  }
+
+  std::unique_ptr<UcxTransport> transport(new UcxTransport(
+      std::move(context), rank, size, options.flush_timeout_ms));
+  absl::Status connected;
+  transport->context_->Run([&](ucp_worker_h worker) {
+    connected = transport->Connect(worker, addresses);
+  });
+  if (!connected.ok()) return connected;
+  return transport;
+}
+
+UcxTransport::UcxTransport(std::shared_ptr<UcxContext> context, int rank,
+                           int size, int64_t flush_timeout_ms)
+    : context_(std::move(context)),
+      rank_(rank),
+      size_(size),
+      flush_timeout_ms_(flush_timeout_ms) {
+  peers_.reserve(size);
+  for (int peer = 0; peer < size; ++peer) {
+    peers_.push_back(std::make_unique<Peer>());
+    peers_.back()->transport = this;
+    peers_.back()->rank = peer;
+  }
+}
+
+absl::Status UcxTransport::Connect(ucp_worker_h worker,
+                                   const std::vector<std::string>& addresses) {
+  for (int peer = 0; peer < size_; ++peer) {
+    ucp_ep_params_t params = {};
+    params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                        UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                        UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    params.address =
+        reinterpret_cast<const ucp_address_t*>(addresses[peer].data());
+    params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    params.err_handler.cb = &UcxTransport::OnEndpointError;
+    params.err_handler.arg = peers_[peer].get();
+    const ucs_status_t status =
+        ucp_ep_create(worker, &params, &peers_[peer]->endpoint);
+    if (status != UCS_OK) {
+      peers_[peer]->endpoint = nullptr;
+      // The destructor closes the endpoints opened so far.
+      return absl::UnavailableError(
+          absl::StrCat("cannot open a UCX endpoint from rank ", rank_,
+                       " to rank ", peer, ": ", ucs_status_string(status)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+UcxTransport::~UcxTransport() {
+  context_->Run([this](ucp_worker_h worker) {
+    // From here on endpoint errors are recorded, not posted: a posted
+    // closure would run after this object is gone.
+    destroying_ = true;
+    // Flush first so that sends that completed locally (eager data still in
+    // UCX's buffers) reach live peers; force-closing would drop them.
+    std::vector<void*> requests;
+    ucp_request_param_t param = {};
+    for (const std::unique_ptr<Peer>& peer : peers_) {
+      if (peer->endpoint == nullptr || !peer->failure.ok()) continue;
+      KeepIfPending(ucp_ep_flush_nbx(peer->endpoint, &param), requests);
+    }
+    DrainRequests(worker, requests,
+                  std::chrono::milliseconds(flush_timeout_ms_));
+    ucp_request_param_t close_param = {};
+    close_param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    close_param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    for (const std::unique_ptr<Peer>& peer : peers_) {
+      if (peer->endpoint == nullptr) continue;
+      KeepIfPending(ucp_ep_close_nbx(peer->endpoint, &close_param), requests);
+      peer->endpoint = nullptr;
+    }
+    requests.insert(requests.end(), closing_.begin(), closing_.end());
+    closing_.clear();
+    // Force closes complete locally; the bound only guards against a UCX
+    // that thinks otherwise.
+    DrainRequests(worker, requests, std::chrono::milliseconds(1000));
+    current_ = nullptr;
+  });
+}
+
+void UcxTransport::OnEndpointError(void* arg, ucp_ep_h /*endpoint*/,
+                                   ucs_status_t status) {
+  Peer* peer = static_cast<Peer*>(arg);
+  UcxTransport* transport = peer->transport;
+  absl::Status reason = absl::UnavailableError(
+      absl::StrCat("rank ", peer->rank, " is unreachable from rank ",
+                   transport->rank_, ": ", ucs_status_string(status)));
+  if (transport->destroying_) {
+    peer->failure = std::move(reason);
+    return;
+  }
+  // Closing an endpoint from inside its own error callback (which runs
+  // within ucp_worker_progress) is not allowed; do it right after.
+  transport->context_->Post(
+      [transport, peer, reason = std::move(reason)](ucp_worker_h worker) {
+        transport->FailPeer(worker, *peer, reason);
+      });
+}
+
+void UcxTransport::FailPeer(ucp_worker_h worker, Peer& peer,
+                            absl::Status reason) {
+  if (!peer.failure.ok()) return;
+  peer.failure = reason;
+  // A receive is matched per worker, so UCX does not fail it when the
+  // sender dies: cancel it here.
+  if (current_ != nullptr && current_->from == peer.rank &&
+      current_->recv_request != nullptr && current_->recv_cancel_reason.ok()) {
+    current_->recv_cancel_reason = reason;
+    ucp_request_cancel(worker, current_->recv_request);
+  }
+  if (current_ != nullptr && current_->to == peer.rank &&
+      current_->send_request != nullptr && current_->send_abort_reason.ok()) {
+    current_->send_abort_reason = reason;
+  }
+  if (peer.endpoint != nullptr) {
+    // Force mode completes outstanding sends on it with an error at once,
+    // instead of waiting on a peer that will not answer.
+    ucp_request_param_t param = {};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+    KeepIfPending(ucp_ep_close_nbx(peer.endpoint, &param), closing_);
+    peer.endpoint = nullptr;
+  }
+}
+
+void UcxTransport::FinishSend(Exchange& exchange, ucs_status_t status) {
+  absl::Status result;
+  if (status != UCS_OK) {
+    result = !exchange.send_abort_reason.ok()
+                 ? exchange.send_abort_reason
+                 : absl::UnavailableError(absl::StrCat(
+                       "sending ", exchange.send.size(), " bytes from rank ",
+                       rank_, " to rank ", exchange.to,
+                       " failed: ", ucs_status_string(status)));
+  }
+  std::lock_guard<std::mutex> lock(exchange.mu);
+  exchange.send_status = std::move(result);
+  exchange.send_done = true;
+  exchange.done_cv.notify_all();
+}
+
+void UcxTransport::FinishRecv(Exchange& exchange, ucs_status_t status,
+                              size_t length) {
+  absl::Status result;
+  if (status == UCS_OK && length != exchange.recv.size()) {
+    result = absl::InvalidArgumentError(absl::StrCat(
+        "rank ", rank_, " expected ", exchange.recv.size(), " bytes from rank ",
+        exchange.from, " but the message has ", length, " bytes (tag ",
+        exchange.tag, ")"));
+  } else if (status == UCS_ERR_MESSAGE_TRUNCATED) {
+    result = absl::InvalidArgumentError(absl::StrCat(
+        "rank ", rank_, " expected ", exchange.recv.size(), " bytes from rank ",
+        exchange.from, " but the message has ", length,
+        " bytes, more than that (tag ", exchange.tag, ")"));
+  } else if (status != UCS_OK) {
+    result = !exchange.recv_cancel_reason.ok()
+                 ? exchange.recv_cancel_reason
+                 : absl::UnavailableError(absl::StrCat(
+                       "receiving ", exchange.recv.size(), " bytes on rank ",
+                       rank_, " from rank ", exchange.from,
+                       " failed: ", ucs_status_string(status)));
+  }
+  std::lock_guard<std::mutex> lock(exchange.mu);
+  exchange.recv_status = std::move(result);
+  exchange.received_length = length;
+  exchange.recv_done = true;
+  exchange.done_cv.notify_all();
+}
+
+void UcxTransport::OnSendDone(void* request, ucs_status_t status,
+                              void* user_data) {
+  Exchange* exchange = static_cast<Exchange*>(user_data);
+  ucp_request_free(request);
+  exchange->send_request = nullptr;
+  exchange->transport->FinishSend(*exchange, status);
+}
+
+void UcxTransport::OnRecvDone(void* request, ucs_status_t status,
+                              const ucp_tag_recv_info_t* info,
+                              void* user_data) {
+  Exchange* exchange = static_cast<Exchange*>(user_data);
+  if (exchange->posting_recv) {
+    // Start frees it once ucp_tag_recv_nbx has returned it.
+    exchange->recv_completed_while_posting = true;
+  } else {
+    ucp_request_free(request);
+    exchange->recv_request = nullptr;
+  }
+  exchange->transport->FinishRecv(*exchange, status,
+                                  info != nullptr ? info->length : 0);
+}
+
+void UcxTransport::Start(ucp_worker_h worker,
+                         const std::shared_ptr<Exchange>& exchange) {
+  current_ = exchange;
+  if (exchange->from >= 0) {
+    // Posted before the send so a message to this rank itself, and in
+    // general any message already here, matches without a detour.
+    ucp_request_param_t param = {};
+    // Always through the callback: the immediate-completion path of UCX
+    // 1.13 does not fill in the received length. The callback may then run
+    // inside ucp_tag_recv_nbx, before the request is returned.
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                         UCP_OP_ATTR_FIELD_USER_DATA |
+                         UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+    param.cb.recv = &UcxTransport::OnRecvDone;
+    param.user_data = exchange.get();
+    exchange->posting_recv = true;
+    ucs_status_ptr_t result = ucp_tag_recv_nbx(
+        worker, exchange->recv.data(), exchange->recv.size(),
+        UcxTagFor(exchange->tag, exchange->from), kFullTagMask, &param);
+    exchange->posting_recv = false;
+    if (UCS_PTR_IS_ERR(result)) {
+      FinishRecv(*exchange, UCS_PTR_STATUS(result), 0);
+    } else if (exchange->recv_completed_while_posting) {
+      if (result != nullptr) ucp_request_free(result);
+    } else if (result == nullptr) {
+      // Not expected with NO_IMM_CMPL; UCX then reports no length.
+      FinishRecv(*exchange, UCS_OK, exchange->recv.size());
+    } else {
+      exchange->recv_request = result;
+      // Whatever that peer sent before it failed has been matched above;
+      // nothing more will come.
+      const absl::Status& failure = peers_[exchange->from]->failure;
+      if (!failure.ok()) {
+        exchange->recv_cancel_reason = failure;
+        ucp_request_cancel(worker, result);
+      }
+    }
+  }
+  if (exchange->to >= 0) {
+    Peer& peer = *peers_[exchange->to];
+    if (peer.endpoint == nullptr) {
+      absl::Status failure = peer.failure.ok()
+                                 ? absl::UnavailableError(absl::StrCat(
+                                       "no UCX endpoint from rank ", rank_,
+                                       " to rank ", peer.rank))
+                                 : peer.failure;
+      exchange->send_abort_reason = failure;
+      FinishSend(*exchange, UCS_ERR_CANCELED);
+      return;
+    }
+    ucp_request_param_t param = {};
+    param.op_attr_mask =
+        UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    param.cb.send = &UcxTransport::OnSendDone;
+    param.user_data = exchange.get();
+    ucs_status_ptr_t result = ucp_tag_send_nbx(
+        peer.endpoint, exchange->send.data(), exchange->send.size(),
+        UcxTagFor(exchange->tag, rank_), &param);
+    if (result == nullptr) {
+      FinishSend(*exchange, UCS_OK);
+    } else if (UCS_PTR_IS_ERR(result)) {
+      FinishSend(*exchange, UCS_PTR_STATUS(result));
+    } else {
+      exchange->send_request = result;
+    }
+  }
+}
+
+void UcxTransport::Abandon(ucp_worker_h worker,
+                           const std::shared_ptr<Exchange>& exchange) {
+  if (exchange->recv_request != nullptr && exchange->recv_cancel_reason.ok()) {
+    exchange->recv_cancel_reason = absl::DeadlineExceededError(
+        absl::StrCat("rank ", rank_, " received no ", exchange->recv.size(),
+                     "-byte message from rank ", exchange->from, " with tag ",
+                     exchange->tag, " by the deadline"));
+    ucp_request_cancel(worker, exchange->recv_request);
+  }
+  if (exchange->send_request != nullptr) {
+    // A send cannot be cancelled, but the caller's buffer must be released
+    // when SendRecv returns: give up on the endpoint instead.
+    absl::Status reason = absl::DeadlineExceededError(absl::StrCat(
+        "rank ", rank_, " could not send ", exchange->send.size(),
+        " bytes to rank ", exchange->to, " with tag ", exchange->tag,
+        " by the deadline; its endpoint is closed"));
+    exchange->send_abort_reason = reason;
+    FailPeer(worker, *peers_[exchange->to], std::move(reason));
+  }
+}
+
+absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
+                                    int from, absl::Span<uint8_t> recv,
+                                    uint64_t tag, Deadline deadline) {
+  for (int peer : {to, from}) {
+    if (peer < -1 || peer >= size_) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("peer rank ", peer, " is outside 0..", size_ - 1,
+                       " (or -1 for none) on rank ", rank_));
+    }
+  }
+  auto exchange = std::make_shared<Exchange>();
+  exchange->transport = this;
+  exchange->to = to;
+  exchange->from = from;
+  exchange->send = send;
+  exchange->recv = recv;
+  exchange->tag = tag;
+  exchange->send_done = to < 0;
+  exchange->recv_done = from < 0;
+  context_->Post(
+      [this, exchange](ucp_worker_h worker) { Start(worker, exchange); });
+
+  auto done = [&] { return exchange->send_done && exchange->recv_done; };
+  std::unique_lock<std::mutex> lock(exchange->mu);
+  if (!exchange->done_cv.wait_until(lock, deadline, done)) {
+    lock.unlock();
+    context_->Post(
+        [this, exchange](ucp_worker_h worker) { Abandon(worker, exchange); });
+    lock.lock();
+    // Cancellation and force close complete locally, so this is short.
+    exchange->done_cv.wait(lock, done);
+  }
+
+  if (to >= 0 && exchange->send_status.ok()) {
+    bytes_sent_.fetch_add(static_cast<int64_t>(send.size()));
+    messages_sent_.fetch_add(1);
+  }
+  if (from >= 0 && exchange->recv_status.ok()) {
+    bytes_received_.fetch_add(static_cast<int64_t>(exchange->received_length));
+    messages_received_.fetch_add(1);
+  }
+  // A specific failure says more than the deadline it may have caused.
+  for (const absl::Status* status :
+       {&exchange->send_status, &exchange->recv_status}) {
+    if (!status->ok() && !absl::IsDeadlineExceeded(*status)) return *status;
+  }
+  if (!exchange->send_status.ok()) return exchange->send_status;
+  return exchange->recv_status;
+}
+
+TransportCounters UcxTransport::counters() const {
+  TransportCounters counters;
+  counters.bytes_sent = bytes_sent_.load();
+  counters.messages_sent = messages_sent_.load();
+  counters.bytes_received = bytes_received_.load();
+  counters.messages_received = messages_received_.load();
+  return counters;
+}
+
+}  // namespace pjrtx::collectives

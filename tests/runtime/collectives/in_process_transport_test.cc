@@ -1,0 +1,152 @@
+#include "runtime/collectives/in_process_transport.h"
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/runtime/collectives/collective_test_util.h"
+
+namespace pjrtx::collectives {
+namespace {
+
+using ::pjrtx::collectives::testing::DeadlineAfter;
+using ::pjrtx::collectives::testing::RunRanks;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+TEST(InProcessTransportTest, MessagesWithOneTagArriveInOrder) {
+  auto fabric = InProcessFabric::Create(2);
+  auto sender = fabric->Endpoint(0);
+  auto receiver = fabric->Endpoint(1);
+  for (uint8_t value : {1, 2, 3}) {
+    ASSERT_TRUE(
+        sender->Send(1, std::vector<uint8_t>{value}, 7, DeadlineAfter(1s))
+            .ok());
+  }
+  for (uint8_t expected : {1, 2, 3}) {
+    uint8_t got = 0;
+    ASSERT_TRUE(
+        receiver->Recv(0, absl::MakeSpan(&got, 1), 7, DeadlineAfter(1s)).ok());
+    EXPECT_EQ(got, expected);
+  }
+}
+
+TEST(InProcessTransportTest, TagsAreSeparateMailboxes) {
+  auto fabric = InProcessFabric::Create(2);
+  auto sender = fabric->Endpoint(0);
+  auto receiver = fabric->Endpoint(1);
+  ASSERT_TRUE(
+      sender->Send(1, std::vector<uint8_t>{10}, 1, DeadlineAfter(1s)).ok());
+  ASSERT_TRUE(
+      sender->Send(1, std::vector<uint8_t>{20}, 2, DeadlineAfter(1s)).ok());
+  uint8_t got = 0;
+  ASSERT_TRUE(
+      receiver->Recv(0, absl::MakeSpan(&got, 1), 2, DeadlineAfter(1s)).ok());
+  EXPECT_EQ(got, 20);
+  ASSERT_TRUE(
+      receiver->Recv(0, absl::MakeSpan(&got, 1), 1, DeadlineAfter(1s)).ok());
+  EXPECT_EQ(got, 10);
+}
+
+TEST(InProcessTransportTest, SimultaneousExchangeAroundARingCompletes) {
+  constexpr int kSize = 5;
+  auto fabric = InProcessFabric::Create(kSize);
+  std::vector<absl::Status> statuses(kSize);
+  std::vector<uint8_t> received(kSize);
+  RunRanks(kSize, [&](int rank) {
+    auto endpoint = fabric->Endpoint(rank);
+    const uint8_t mine = static_cast<uint8_t>(rank);
+    statuses[rank] = endpoint->SendRecv(
+        (rank + 1) % kSize, absl::MakeConstSpan(&mine, 1),
+        (rank + kSize - 1) % kSize, absl::MakeSpan(&received[rank], 1), 0,
+        DeadlineAfter(2s));
+  });
+  for (int rank = 0; rank < kSize; ++rank) {
+    EXPECT_TRUE(statuses[rank].ok()) << statuses[rank];
+    EXPECT_EQ(received[rank], (rank + kSize - 1) % kSize);
+  }
+}
+
+TEST(InProcessTransportTest, CountersCountBothDirections) {
+  auto fabric = InProcessFabric::Create(2);
+  auto a = fabric->Endpoint(0);
+  auto b = fabric->Endpoint(1);
+  std::vector<uint8_t> payload(100);
+  ASSERT_TRUE(a->Send(1, payload, 0, DeadlineAfter(1s)).ok());
+  ASSERT_TRUE(a->Send(1, payload, 0, DeadlineAfter(1s)).ok());
+  ASSERT_TRUE(b->Recv(0, absl::MakeSpan(payload), 0, DeadlineAfter(1s)).ok());
+  EXPECT_EQ(a->counters().bytes_sent, 200);
+  EXPECT_EQ(a->counters().messages_sent, 2);
+  EXPECT_EQ(a->counters().bytes_received, 0);
+  EXPECT_EQ(b->counters().bytes_received, 100);
+  EXPECT_EQ(b->counters().messages_received, 1);
+  EXPECT_EQ(b->counters().bytes_sent, 0);
+}
+
+TEST(InProcessTransportTest, OutOfRangeRanksAreRejected) {
+  auto fabric = InProcessFabric::Create(3);
+  EXPECT_EQ(fabric->Endpoint(3), nullptr);
+  EXPECT_EQ(fabric->Endpoint(-1), nullptr);
+  auto endpoint = fabric->Endpoint(0);
+  absl::Status status =
+      endpoint->Send(3, std::vector<uint8_t>{1}, 0, DeadlineAfter(1s));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), AllOf(HasSubstr("3"), HasSubstr("0..2")));
+}
+
+TEST(InProcessTransportTest, WrongMessageSizeNamesBothSizes) {
+  auto fabric = InProcessFabric::Create(2);
+  auto a = fabric->Endpoint(0);
+  auto b = fabric->Endpoint(1);
+  ASSERT_TRUE(a->Send(1, std::vector<uint8_t>(24), 5, DeadlineAfter(1s)).ok());
+  std::vector<uint8_t> recv(40);
+  absl::Status status = b->Recv(0, absl::MakeSpan(recv), 5, DeadlineAfter(1s));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(),
+              AllOf(HasSubstr("24 bytes"), HasSubstr("expected 40 bytes")));
+}
+
+TEST(InProcessTransportTest, MissingPeerExceedsTheDeadlineOnTime) {
+  auto fabric = InProcessFabric::Create(2);
+  auto endpoint = fabric->Endpoint(1);
+  std::vector<uint8_t> recv(8);
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status =
+      endpoint->Recv(0, absl::MakeSpan(recv), 0, DeadlineAfter(100ms));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_THAT(status.message(), HasSubstr("rank 0"));
+  EXPECT_GE(elapsed, 100ms);
+  EXPECT_LT(elapsed, 600ms);
+}
+
+TEST(InProcessTransportTest, FailWakesBlockedCallsAndPoisonsLaterOnes) {
+  auto fabric = InProcessFabric::Create(2);
+  auto endpoint = fabric->Endpoint(1);
+  absl::Status blocked;
+  std::chrono::steady_clock::duration waited{};
+  std::thread waiter([&] {
+    std::vector<uint8_t> recv(8);
+    const auto start = std::chrono::steady_clock::now();
+    blocked = endpoint->Recv(0, absl::MakeSpan(recv), 0, DeadlineAfter(10s));
+    waited = std::chrono::steady_clock::now() - start;
+  });
+  std::this_thread::sleep_for(50ms);
+  fabric->Fail(absl::UnavailableError("rank 0 died"));
+  waiter.join();
+  EXPECT_EQ(blocked.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(blocked.message(), HasSubstr("rank 0 died"));
+  EXPECT_LT(waited, 2s);
+  auto other = fabric->Endpoint(0);
+  EXPECT_EQ(
+      other->Send(1, std::vector<uint8_t>{1}, 0, DeadlineAfter(1s)).code(),
+      absl::StatusCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace pjrtx::collectives
