@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "plugins/tpu_emu/tpu_emu_driver.h"
+#include "runtime/collectives/host_communicator.h"
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
 
@@ -22,7 +23,17 @@ class TpuEmuPlugin : public pjrtx::Plugin {
   std::string PlatformName() const override { return "tpu_emu"; }
   std::string Version() const override { return "0.1.0"; }
   std::vector<std::string> Capabilities() const override {
-    return {"dlpack", "execute"};
+    return {"collectives", "dlpack", "execute"};
+  }
+
+  // Chips are host memory, so the host communicator serves them; chips of
+  // other processes are not reachable yet (see HostCommunicator::Create).
+  absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> CreateCommunicator(
+      std::shared_ptr<pjrtx::ClientState> client,
+      absl::Span<const int64_t> global_device_ids,
+      int64_t timeout_ms) override {
+    return pjrtx::collectives::HostCommunicator::Create(
+        std::move(client), global_device_ids, timeout_ms);
   }
 
   std::vector<pjrtx::OptionSpec> OptionSchema() const override {

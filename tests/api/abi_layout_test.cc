@@ -76,9 +76,13 @@ TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Metadata), 528u);
   EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Execute), 536u);
   EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_Serialize), 544u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Client_CreateCommunicator), 552u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Communicator_Destroy), 560u);
+  EXPECT_EQ(offsetof(PJRTX_Api, Communicator_Collective), 568u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_1, 488u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_2, 504u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_3, 552u);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_4, 576u);
 }
 
 TEST(AbiLayoutTest, ArgumentStructSizes) {
@@ -150,8 +154,11 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_LoadedExecutable_Execute_Args_STRUCT_SIZE, 104);
   EXPECT_EQ(PJRTX_LoadedExecutable_Serialize_Args_STRUCT_SIZE, 56);
   EXPECT_EQ(PJRTX_Client_DeserializeAndLoad_Args_STRUCT_SIZE, 48);
+  EXPECT_EQ(PJRTX_Client_CreateCommunicator_Args_STRUCT_SIZE, 72);
+  EXPECT_EQ(PJRTX_Communicator_Destroy_Args_STRUCT_SIZE, 24);
+  EXPECT_EQ(PJRTX_Communicator_Collective_Args_STRUCT_SIZE, 128);
   EXPECT_EQ(PJRTX_Api_Version_STRUCT_SIZE, 24);
-  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 552);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 576);
 }
 
 TEST(AbiLayoutTest, ArgumentStructsStartWithSizeAndExtension) {

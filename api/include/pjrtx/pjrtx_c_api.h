@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define PJRTX_API_MAJOR 0
-#define PJRTX_API_MINOR 3
+#define PJRTX_API_MINOR 4
 
 /* Size of a struct up to and including its last field: what a caller passes
  * in struct_size. Trailing padding is excluded so that appending a field
@@ -1136,6 +1136,119 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_DeserializeAndLoad_Args, executable);
 typedef PJRTX_Error* PJRTX_Client_DeserializeAndLoad(
     PJRTX_Client_DeserializeAndLoad_Args* args);
 
+/* ---------------------------- Communicators ----------------------------- */
+/* (0.4) Collectives over a list of devices, in every process that owns one
+ * of them. Capability `collectives`. */
+
+typedef struct PJRTX_Communicator PJRTX_Communicator;
+
+typedef enum {
+  PJRTX_ReduceOp_SUM = 0,
+  PJRTX_ReduceOp_PRODUCT = 1,
+  PJRTX_ReduceOp_MIN = 2,
+  PJRTX_ReduceOp_MAX = 3
+} PJRTX_ReduceOp;
+
+/* How an operation moves data; AUTO picks by size and topology, and the
+ * environment variable PJRTX_COLLECTIVE_ALGORITHM (auto, ring,
+ * halving_doubling, hierarchical) overrides AUTO. */
+typedef enum {
+  PJRTX_CollectiveAlgorithm_AUTO = 0,
+  PJRTX_CollectiveAlgorithm_RING = 1,
+  PJRTX_CollectiveAlgorithm_HALVING_DOUBLING = 2,
+  PJRTX_CollectiveAlgorithm_HIERARCHICAL = 3
+} PJRTX_CollectiveAlgorithm;
+
+typedef enum {
+  /* Every rank's output is the elementwise reduction of all inputs. */
+  PJRTX_Collective_ALL_REDUCE = 0,
+  /* The reduction, split along dimension 0 into `size` equal blocks; rank r
+   * gets block r (dimension 0 must divide by the size). */
+  PJRTX_Collective_REDUCE_SCATTER = 1,
+  /* Every rank gets all inputs concatenated along dimension 0, in rank
+   * order. */
+  PJRTX_Collective_ALL_GATHER = 2,
+  /* Every rank gets the input of rank `root`. */
+  PJRTX_Collective_BROADCAST = 3,
+  /* Each input is split along dimension 0 into `size` blocks; block j of
+   * rank i becomes block i of rank j's output. */
+  PJRTX_Collective_ALL_TO_ALL = 4,
+  /* Rank r sends its input to send_to[r] and receives from recv_from[r]
+   * (-1: none); the output is what it received (no output without a
+   * source). */
+  PJRTX_Collective_SEND_RECV = 5
+} PJRTX_CollectiveKind;
+
+/* Creates a communicator over `device_ids` (global device ids; rank r is
+ * device_ids[r]). Every process owning one of the devices calls it with
+ * the same list; it returns once all of them have joined (through the
+ * client's key-value store), or DEADLINE_EXCEEDED naming the processes
+ * missing after `timeout_in_ms` (<= 0: 60 s), which is also the default
+ * timeout of its operations. An unknown or repeated id is INVALID_ARGUMENT
+ * naming it. `local_ranks` (out, owned by the communicator) lists the ranks
+ * whose devices this process owns, ascending. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Client* client;
+  const int64_t* device_ids;
+  size_t num_devices;
+  int64_t timeout_in_ms;
+  PJRTX_Communicator* communicator; /* out */
+  const int64_t* local_ranks;       /* out */
+  size_t num_local_ranks;           /* out */
+} PJRTX_Client_CreateCommunicator_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_CreateCommunicator_Args,
+                         num_local_ranks);
+typedef PJRTX_Error* PJRTX_Client_CreateCommunicator(
+    PJRTX_Client_CreateCommunicator_Args* args);
+
+/* Waits for the communicator's operations in flight, then frees it. Using
+ * it afterwards is undefined; an operation on a communicator whose peers
+ * destroyed theirs fails with UNAVAILABLE. */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Communicator* communicator;
+} PJRTX_Communicator_Destroy_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Communicator_Destroy_Args, communicator);
+typedef PJRTX_Error* PJRTX_Communicator_Destroy(
+    PJRTX_Communicator_Destroy_Args* args);
+
+/* One collective, called once per process over its local ranks and issued
+ * by every process in the same order. `inputs[i]` is local rank i's buffer
+ * (on that rank's device; same type and shape on every rank, checked: a
+ * mismatch fails every rank's event with INVALID_ARGUMENT naming both).
+ * Never blocks: each rank's part starts once its input is defined and
+ * `wait_events` are ready. `outputs[i]` (caller array, filled) is a new
+ * buffer on rank i's device, defined when `events[i]` (caller array,
+ * filled) is ready; a peer that fails or never arrives fails the events
+ * with UNAVAILABLE or DEADLINE_EXCEEDED within the timeout (<= 0: the
+ * communicator's). `donate_inputs` (optional) lets the runtime reuse the
+ * inputs' memory (those buffers become deleted). */
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_Communicator* communicator;
+  PJRTX_CollectiveKind kind;
+  PJRTX_ReduceOp reduce_op;            /* ALL_REDUCE, REDUCE_SCATTER */
+  int64_t root;                        /* BROADCAST */
+  const int64_t* send_to;              /* SEND_RECV: per local rank */
+  const int64_t* recv_from;            /* SEND_RECV: per local rank */
+  PJRTX_Buffer* const* inputs;         /* num_local_ranks entries */
+  size_t num_inputs;                   /* must equal num_local_ranks */
+  const bool* donate_inputs;           /* optional */
+  PJRTX_Event* const* wait_events;
+  size_t num_wait_events;
+  PJRTX_CollectiveAlgorithm algorithm;
+  int64_t timeout_in_ms;
+  PJRTX_Buffer** outputs; /* in: array of num_inputs; out: its entries */
+  PJRTX_Event** events;   /* in: array of num_inputs; out: its entries */
+} PJRTX_Communicator_Collective_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Communicator_Collective_Args, events);
+typedef PJRTX_Error* PJRTX_Communicator_Collective(
+    PJRTX_Communicator_Collective_Args* args);
+
 /* ------------------------------- The table ------------------------------- */
 
 typedef struct {
@@ -1233,6 +1346,11 @@ typedef struct {
   PJRTX_API_SLOT(LoadedExecutable_Metadata);
   PJRTX_API_SLOT(LoadedExecutable_Execute);
   PJRTX_API_SLOT(LoadedExecutable_Serialize);
+
+  /* 0.4 */
+  PJRTX_API_SLOT(Client_CreateCommunicator);
+  PJRTX_API_SLOT(Communicator_Destroy);
+  PJRTX_API_SLOT(Communicator_Collective);
 } PJRTX_Api;
 
 /* Size of the table at 0.1; a loader needing 0.1 requires at least this. */
@@ -1244,7 +1362,10 @@ typedef struct {
 /* Size of the table at 0.3. */
 #define PJRTX_Api_STRUCT_SIZE_0_3 \
   PJRTX_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_Serialize)
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_Serialize);
+/* Size of the table at 0.4. */
+#define PJRTX_Api_STRUCT_SIZE_0_4 \
+  PJRTX_STRUCT_SIZE(PJRTX_Api, Communicator_Collective)
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Communicator_Collective);
 
 /* The one symbol a plugin exports. Returns a table that lives for the life
  * of the process; safe to call from any thread, any number of times. */

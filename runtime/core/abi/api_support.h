@@ -40,6 +40,7 @@ void FillDeviceSlots(PJRTX_Api& api);
 void FillBufferSlots(PJRTX_Api& api);
 void FillDLPackSlots(PJRTX_Api& api);
 void FillExecutableSlots(PJRTX_Api& api);
+void FillCommunicatorSlots(PJRTX_Api& api);
 
 }  // namespace pjrtx::abi
 

@@ -19,6 +19,7 @@ const PJRTX_Api* BuildApi(Plugin* plugin) {
     FillBufferSlots(table);
     FillDLPackSlots(table);
     FillExecutableSlots(table);
+    FillCommunicatorSlots(table);
     return table;
   }();
   return &api;

@@ -25,6 +25,8 @@ const char* KindName(HandleKind kind) {
       return "PJRTX_Buffer";
     case HandleKind::kExecutable:
       return "PJRTX_LoadedExecutable";
+    case HandleKind::kCommunicator:
+      return "PJRTX_Communicator";
   }
   return "handle";
 }

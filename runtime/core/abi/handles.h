@@ -19,6 +19,7 @@
 #include "runtime/core/abi/named_values.h"
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/client_state.h"
+#include "runtime/core/base/communicator.h"
 #include "runtime/core/base/event.h"
 #include "runtime/core/base/executable.h"
 #include "runtime/core/base/key_value_store.h"
@@ -35,6 +36,7 @@ enum class HandleKind : uint32_t {
   kTopology,
   kBuffer,
   kExecutable,
+  kCommunicator,
 };
 
 // The address of a variable private to this shared object: it differs
@@ -171,6 +173,15 @@ struct PJRTX_LoadedExecutable {
   };
   Signatures inputs;
   Signatures outputs;
+};
+
+struct PJRTX_Communicator {
+  static constexpr pjrtx::abi::HandleKind kKind =
+      pjrtx::abi::HandleKind::kCommunicator;
+  pjrtx::abi::HandleHeader header{kKind};
+  PJRTX_Client* client = nullptr;
+  // Its destructor waits for the operations in flight.
+  std::unique_ptr<pjrtx::Communicator> communicator;
 };
 
 #endif  // PJRTX_RUNTIME_CORE_ABI_HANDLES_H_

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "runtime/core/base/communicator.h"
 #include "runtime/core/base/driver.h"
 #include "runtime/core/base/key_value_store.h"
 #include "runtime/core/base/value.h"
@@ -37,6 +40,23 @@ class Plugin {
   // outlives the driver.
   virtual absl::StatusOr<std::unique_ptr<Driver>> CreateDriver(
       const OptionSet& options, KeyValueStore* kv) = 0;
+
+  // Makes a communicator over `global_device_ids` (rank r is
+  // global_device_ids[r]) for a client of this plugin; `timeout_ms` (> 0)
+  // bounds joining and is its operations' default timeout. Plugins that
+  // implement it list "collectives" in Capabilities(). Default:
+  // UNIMPLEMENTED.
+  virtual absl::StatusOr<std::unique_ptr<Communicator>> CreateCommunicator(
+      std::shared_ptr<ClientState> client,
+      absl::Span<const int64_t> global_device_ids, int64_t timeout_ms) {
+    (void)client;
+    (void)global_device_ids;
+    (void)timeout_ms;
+    return absl::UnimplementedError(
+        absl::StrCat("Plugin '", PlatformName(),
+                     "' has no collectives (no 'collectives' capability); "
+                     "communicators are not supported"));
+  }
 };
 
 }  // namespace pjrtx
