@@ -51,15 +51,18 @@ ScopedError CreateCommunicator(PJRTX_Client* client,
 
 // One Communicator_Collective call and what it returned.
 struct Call {
-  PJRTX_CollectiveKind kind = PJRTX_Collective_ALL_REDUCE;
-  PJRTX_ReduceOp op = PJRTX_ReduceOp_SUM;
+  // Ints, stored into the argument struct byte-wise, so that a test can
+  // pass values outside the enums as a C caller could (holding them in the
+  // C++ enum types would be undefined).
+  int kind = PJRTX_Collective_ALL_REDUCE;
+  int op = PJRTX_ReduceOp_SUM;
   int64_t root = 0;
   std::vector<int64_t> send_to;
   std::vector<int64_t> recv_from;
   std::vector<PJRTX_Buffer*> inputs;
   std::vector<bool> donate;  // Empty: none.
   std::vector<PJRTX_Event*> wait_events;
-  PJRTX_CollectiveAlgorithm algorithm = PJRTX_CollectiveAlgorithm_AUTO;
+  int algorithm = PJRTX_CollectiveAlgorithm_AUTO;
   // Out.
   std::vector<BufferPtr> outputs;
   std::vector<EventPtr> events;
@@ -69,8 +72,8 @@ ScopedError RunCollective(PJRTX_Communicator* communicator, Call& call,
                           size_t num_inputs_override = SIZE_MAX) {
   auto args = PJRTX_CONFORMANCE_ARGS(PJRTX_Communicator_Collective_Args);
   args.communicator = communicator;
-  args.kind = call.kind;
-  args.reduce_op = call.op;
+  std::memcpy(&args.kind, &call.kind, sizeof(int));
+  std::memcpy(&args.reduce_op, &call.op, sizeof(int));
   args.root = call.root;
   args.send_to = call.send_to.empty() ? nullptr : call.send_to.data();
   args.recv_from = call.recv_from.empty() ? nullptr : call.recv_from.data();
@@ -82,7 +85,7 @@ ScopedError RunCollective(PJRTX_Communicator* communicator, Call& call,
   args.donate_inputs = call.donate.empty() ? nullptr : donate.get();
   args.wait_events = call.wait_events.data();
   args.num_wait_events = call.wait_events.size();
-  args.algorithm = call.algorithm;
+  std::memcpy(&args.algorithm, &call.algorithm, sizeof(int));
   std::vector<PJRTX_Buffer*> outputs(call.inputs.size() + 1, nullptr);
   std::vector<PJRTX_Event*> events(call.inputs.size() + 1, nullptr);
   args.outputs = outputs.data();
@@ -521,15 +524,15 @@ TEST_F(CollectivesTest, BadEnumValuesAndPeersAreInvalidArgument) {
   std::vector<BufferPtr> owned;
   Call call;
   call.inputs = F32Inputs(8, &owned);
-  call.kind = static_cast<PJRTX_CollectiveKind>(17);
+  call.kind = 17;
   EXPECT_TRUE(IsError(RunCollective(communicator_.get(), call),
                       PJRTX_Error_Code_INVALID_ARGUMENT, {"kind", "17"}));
   call.kind = PJRTX_Collective_ALL_REDUCE;
-  call.op = static_cast<PJRTX_ReduceOp>(9);
+  call.op = 9;
   EXPECT_TRUE(IsError(RunCollective(communicator_.get(), call),
                       PJRTX_Error_Code_INVALID_ARGUMENT, {"reduce_op", "9"}));
   call.op = PJRTX_ReduceOp_SUM;
-  call.algorithm = static_cast<PJRTX_CollectiveAlgorithm>(7);
+  call.algorithm = 7;
   EXPECT_TRUE(IsError(RunCollective(communicator_.get(), call),
                       PJRTX_Error_Code_INVALID_ARGUMENT, {"algorithm", "7"}));
   call.algorithm = PJRTX_CollectiveAlgorithm_AUTO;

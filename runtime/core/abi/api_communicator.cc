@@ -1,6 +1,7 @@
 // Entry points of communicators (ABI 0.4). The plugin makes the
 // communicator (Plugin::CreateCommunicator); this file checks arguments and
 // converts between handles and the core's types.
+#include <cstring>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -55,25 +56,37 @@ PJRTX_Error* CommunicatorDestroy(PJRTX_Communicator_Destroy_Args* args) {
   return nullptr;
 }
 
+// An enum field as the int a C caller stored. Loading an out-of-range value
+// as the C++ enum type would be undefined, so the check reads the bytes.
+template <typename Enum>
+int RawEnum(const Enum& field) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int value;
+  std::memcpy(&value, &field, sizeof(value));
+  return value;
+}
+
 absl::Status CheckEnums(const PJRTX_Communicator_Collective_Args& args) {
-  if (args.kind < PJRTX_Collective_ALL_REDUCE ||
-      args.kind > PJRTX_Collective_SEND_RECV) {
+  const int kind = RawEnum(args.kind);
+  if (kind < PJRTX_Collective_ALL_REDUCE || kind > PJRTX_Collective_SEND_RECV) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "kind is ", static_cast<int>(args.kind),
+        "kind is ", kind,
         "; expected a PJRTX_CollectiveKind (0 ALL_REDUCE .. 5 SEND_RECV)"));
   }
-  const bool reduces = args.kind == PJRTX_Collective_ALL_REDUCE ||
-                       args.kind == PJRTX_Collective_REDUCE_SCATTER;
-  if (reduces && (args.reduce_op < PJRTX_ReduceOp_SUM ||
-                  args.reduce_op > PJRTX_ReduceOp_MAX)) {
+  const bool reduces = kind == PJRTX_Collective_ALL_REDUCE ||
+                       kind == PJRTX_Collective_REDUCE_SCATTER;
+  const int reduce_op = RawEnum(args.reduce_op);
+  if (reduces &&
+      (reduce_op < PJRTX_ReduceOp_SUM || reduce_op > PJRTX_ReduceOp_MAX)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "reduce_op is ", static_cast<int>(args.reduce_op),
+        "reduce_op is ", reduce_op,
         "; expected a PJRTX_ReduceOp (0 SUM, 1 PRODUCT, 2 MIN, 3 MAX)"));
   }
-  if (args.algorithm < PJRTX_CollectiveAlgorithm_AUTO ||
-      args.algorithm > PJRTX_CollectiveAlgorithm_HIERARCHICAL) {
+  const int algorithm = RawEnum(args.algorithm);
+  if (algorithm < PJRTX_CollectiveAlgorithm_AUTO ||
+      algorithm > PJRTX_CollectiveAlgorithm_HIERARCHICAL) {
     return absl::InvalidArgumentError(
-        absl::StrCat("algorithm is ", static_cast<int>(args.algorithm),
+        absl::StrCat("algorithm is ", algorithm,
                      "; expected a PJRTX_CollectiveAlgorithm (0 AUTO, 1 "
                      "RING, 2 HALVING_DOUBLING, 3 HIERARCHICAL)"));
   }
@@ -155,7 +168,12 @@ PJRTX_Error* CommunicatorCollective(PJRTX_Communicator_Collective_Args* args) {
   PJRTX_RETURN_ERROR_IF(ReadWaitEvents(args->wait_events, args->num_wait_events,
                                        &request.wait_for));
   request.kind = args->kind;
-  request.op = args->reduce_op;
+  // Read only where CheckEnums validated it: other kinds ignore the field,
+  // whatever the caller left there.
+  if (args->kind == PJRTX_Collective_ALL_REDUCE ||
+      args->kind == PJRTX_Collective_REDUCE_SCATTER) {
+    request.op = args->reduce_op;
+  }
   request.root = args->root;
   request.algorithm = args->algorithm;
   request.timeout_ms = args->timeout_in_ms;
