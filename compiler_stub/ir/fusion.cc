@@ -56,19 +56,33 @@ std::vector<int> CapturedBy(const Program& program, const Instruction& inst) {
   return values;
 }
 
+// Which instruction defines each value, and how many reads each value has
+// (operands and region captures) among `insts`.
+struct DataFlow {
+  std::map<int, size_t> defined_by;
+  std::map<int, int> uses;
+};
+
+DataFlow Analyze(const Program& program,
+                 const std::vector<Instruction>& insts) {
+  DataFlow flow;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    for (int r : insts[i].results) flow.defined_by[r] = i;
+    for (int o : insts[i].operands) ++flow.uses[o];
+    for (int v : CapturedBy(program, insts[i])) ++flow.uses[v];
+  }
+  return flow;
+}
+
 // A single-input reduce takes in the elementwise computation of its input
 // (a fused group with that one result, or a single elementwise op) when
 // nothing else reads the input: the reduction then consumes it a chunk at
 // a time and it is never materialized. `results` are the computation's.
 void FuseReductions(const Program& program, std::vector<Instruction>& insts,
                     const std::vector<int>& results) {
-  std::map<int, size_t> defined_by;
-  std::map<int, int> uses;
-  for (size_t i = 0; i < insts.size(); ++i) {
-    for (int r : insts[i].results) defined_by[r] = i;
-    for (int o : insts[i].operands) ++uses[o];
-    for (int v : CapturedBy(program, insts[i])) ++uses[v];
-  }
+  const DataFlow flow = Analyze(program, insts);
+  const std::map<int, size_t>& defined_by = flow.defined_by;
+  std::map<int, int> uses = flow.uses;
   for (int r : results) ++uses[r];
   std::vector<bool> absorbed(insts.size(), false);
   for (Instruction& reduce : insts) {
@@ -125,13 +139,9 @@ void FuseReductions(const Program& program, std::vector<Instruction>& insts,
 // can depend on it.
 void FuseComputation(const Program& program, Computation& c, bool is_entry) {
   const std::vector<Instruction>& insts = c.instructions;
-  std::map<int, size_t> defined_by;
-  std::map<int, int> uses;
-  for (size_t i = 0; i < insts.size(); ++i) {
-    for (int r : insts[i].results) defined_by[r] = i;
-    for (int o : insts[i].operands) ++uses[o];
-    for (int v : CapturedBy(program, insts[i])) ++uses[v];
-  }
+  const DataFlow flow = Analyze(program, insts);
+  const std::map<int, size_t>& defined_by = flow.defined_by;
+  std::map<int, int> uses = flow.uses;
   std::set<int> must_materialize(c.results.begin(), c.results.end());
 
   std::vector<int> group_of(insts.size(), -1);
@@ -260,11 +270,7 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
     }
   }
   // Drop the broadcasts nothing reads any more.
-  std::map<int, int> remaining_uses;
-  for (const Instruction& inst : rewritten) {
-    for (int o : inst.operands) ++remaining_uses[o];
-    for (int v : CapturedBy(program, inst)) ++remaining_uses[v];
-  }
+  std::map<int, int> remaining_uses = Analyze(program, rewritten).uses;
   for (int r : c.results) ++remaining_uses[r];
   c.instructions.clear();
   for (Instruction& inst : rewritten) {

@@ -101,21 +101,18 @@ absl::string_view ReduceOpName(ReduceOp op) {
 absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type) {
   switch (type) {
     case PJRTX_Buffer_Type_S8:
-    case PJRTX_Buffer_Type_U8:
-      return 1;
     case PJRTX_Buffer_Type_S16:
+    case PJRTX_Buffer_Type_S32:
+    case PJRTX_Buffer_Type_S64:
+    case PJRTX_Buffer_Type_U8:
     case PJRTX_Buffer_Type_U16:
+    case PJRTX_Buffer_Type_U32:
+    case PJRTX_Buffer_Type_U64:
     case PJRTX_Buffer_Type_F16:
     case PJRTX_Buffer_Type_BF16:
-      return 2;
-    case PJRTX_Buffer_Type_S32:
-    case PJRTX_Buffer_Type_U32:
     case PJRTX_Buffer_Type_F32:
-      return 4;
-    case PJRTX_Buffer_Type_S64:
-    case PJRTX_Buffer_Type_U64:
     case PJRTX_Buffer_Type_F64:
-      return 8;
+      return SupportedElementSize(type);
     default:
       return absl::UnimplementedError(absl::StrCat(
           "collective reduction of element type ", ElementTypeName(type),
