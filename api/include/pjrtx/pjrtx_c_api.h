@@ -1198,8 +1198,7 @@ typedef struct {
   const int64_t* local_ranks;       /* out */
   size_t num_local_ranks;           /* out */
 } PJRTX_Client_CreateCommunicator_Args;
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_CreateCommunicator_Args,
-                         num_local_ranks);
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Client_CreateCommunicator_Args, num_local_ranks);
 typedef PJRTX_Error* PJRTX_Client_CreateCommunicator(
     PJRTX_Client_CreateCommunicator_Args* args);
 
@@ -1231,13 +1230,13 @@ typedef struct {
   PJRTX_Extension_Base* extension_start;
   PJRTX_Communicator* communicator;
   PJRTX_CollectiveKind kind;
-  PJRTX_ReduceOp reduce_op;            /* ALL_REDUCE, REDUCE_SCATTER */
-  int64_t root;                        /* BROADCAST */
-  const int64_t* send_to;              /* SEND_RECV: per local rank */
-  const int64_t* recv_from;            /* SEND_RECV: per local rank */
-  PJRTX_Buffer* const* inputs;         /* num_local_ranks entries */
-  size_t num_inputs;                   /* must equal num_local_ranks */
-  const bool* donate_inputs;           /* optional */
+  PJRTX_ReduceOp reduce_op;    /* ALL_REDUCE, REDUCE_SCATTER */
+  int64_t root;                /* BROADCAST */
+  const int64_t* send_to;      /* SEND_RECV: per local rank */
+  const int64_t* recv_from;    /* SEND_RECV: per local rank */
+  PJRTX_Buffer* const* inputs; /* num_local_ranks entries */
+  size_t num_inputs;           /* must equal num_local_ranks */
+  const bool* donate_inputs;   /* optional */
   PJRTX_Event* const* wait_events;
   size_t num_wait_events;
   PJRTX_CollectiveAlgorithm algorithm;

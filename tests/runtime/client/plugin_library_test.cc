@@ -31,9 +31,9 @@ TEST(PluginLibraryTest, MissingFileIsNotFoundWithThePath) {
 TEST(PluginLibraryTest, NewerMajorNamesBothVersions) {
   auto library = PluginLibrary::Load(FAKE_PLUGIN_NEWER_MAJOR);
   EXPECT_EQ(library.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(
-      library.status().message(),
-      AllOf(HasSubstr("implements pjrtx API 1.1"), HasSubstr(kNeedsCurrentApi)));
+  EXPECT_THAT(library.status().message(),
+              AllOf(HasSubstr("implements pjrtx API 1.1"),
+                    HasSubstr(kNeedsCurrentApi)));
 }
 
 TEST(PluginLibraryTest, OlderMinorNamesBothVersions) {
