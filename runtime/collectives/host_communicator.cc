@@ -13,6 +13,7 @@
 #include "runtime/collectives/halving_doubling.h"
 #include "runtime/collectives/hierarchical.h"
 #include "runtime/collectives/in_process_transport.h"
+#include "runtime/collectives/operation_header.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/collectives/ring.h"
 #include "runtime/core/base/element_type.h"
@@ -79,24 +80,6 @@ Algorithm ToAlgorithm(PJRTX_CollectiveAlgorithm algorithm) {
   }
 }
 
-const char* KindName(PJRTX_CollectiveKind kind) {
-  switch (kind) {
-    case PJRTX_Collective_ALL_REDUCE:
-      return "all-reduce";
-    case PJRTX_Collective_REDUCE_SCATTER:
-      return "reduce-scatter";
-    case PJRTX_Collective_ALL_GATHER:
-      return "all-gather";
-    case PJRTX_Collective_BROADCAST:
-      return "broadcast";
-    case PJRTX_Collective_ALL_TO_ALL:
-      return "all-to-all";
-    case PJRTX_Collective_SEND_RECV:
-      return "send/recv";
-  }
-  return "collective";
-}
-
 // The output dimensions of `kind` over `size` ranks for inputs of `dims`.
 absl::StatusOr<std::vector<int64_t>> OutputDims(
     PJRTX_CollectiveKind kind, const std::vector<int64_t>& dims, int64_t size) {
@@ -104,13 +87,13 @@ absl::StatusOr<std::vector<int64_t>> OutputDims(
                       kind == PJRTX_Collective_ALL_TO_ALL;
   if ((splits || kind == PJRTX_Collective_ALL_GATHER) && dims.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(KindName(kind),
+        absl::StrCat(CollectiveKindName(kind),
                      " works along dimension 0, but the "
                      "inputs are scalars; expected rank >= 1"));
   }
   if (splits && dims[0] % size != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        KindName(kind), " splits dimension 0 into ", size,
+        CollectiveKindName(kind), " splits dimension 0 into ", size,
         " blocks, but it is ", dims[0], "; expected a multiple of ", size));
   }
   std::vector<int64_t> out = dims;
@@ -444,8 +427,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   }
   if (!status.ok()) {
     return absl::Status(
-        status.code(), absl::StrCat(KindName(operation.kind), " on rank ", rank,
-                                    ": ", status.message()));
+        status.code(), absl::StrCat(CollectiveKindName(operation.kind),
+                                    " on rank ", rank, ": ", status.message()));
   }
   return absl::OkStatus();
 }

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "runtime/collectives/operation_header.h"
 
 namespace pjrtx::collectives {
 
@@ -66,6 +67,12 @@ class Transport {
   }
 
   virtual TransportCounters counters() const = 0;
+
+  // Announces the operation the next SendRecv calls belong to, so that a
+  // transport between processes can check that its peers run the same one
+  // (see OperationHeader). Transports whose peers were checked otherwise
+  // ignore it.
+  virtual void BeginOperation(const OperationHeader& /*header*/) {}
 };
 
 }  // namespace pjrtx::collectives

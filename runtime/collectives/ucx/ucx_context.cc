@@ -4,9 +4,11 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -15,6 +17,8 @@
 
 namespace pjrtx::collectives {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 absl::Status UcsError(absl::string_view call, ucs_status_t status) {
   return absl::UnavailableError(
@@ -39,6 +43,19 @@ absl::StatusOr<ucp_context_h> InitContext(const UcxContext::Options& options) {
     return absl::InvalidArgumentError(
         absl::StrCat("UCX rejected TLS=\"", options.transports,
                      "\": ", ucs_status_string(status)));
+  }
+  for (const auto& [name, value] : options.settings) {
+    if (std::getenv(absl::StrCat("UCX_", name).c_str()) != nullptr) continue;
+    // UCP hands keys it does not know to the transports, which know them
+    // without their prefix ("TCP_SNDBUF" is tcp's "SNDBUF").
+    const std::string key = name.substr(name.find('_') + 1);
+    status = ucp_config_modify(config, key.c_str(), value.c_str());
+    if (status != UCS_OK) {
+      ucp_config_release(config);
+      return absl::InvalidArgumentError(
+          absl::StrCat("UCX rejected ", name, "=\"", value,
+                       "\": ", ucs_status_string(status)));
+    }
   }
   ucp_params_t params = {};
   params.field_mask =
@@ -94,35 +111,46 @@ absl::StatusOr<std::shared_ptr<UcxContext>> UcxContext::Create(
 
   const int wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd < 0) return fail(ErrnoError("eventfd"));
-  const int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-  if (epoll_fd < 0) {
-    close(wake_fd);
-    return fail(ErrnoError("epoll_create1"));
-  }
-  for (int fd : {worker_fd, wake_fd}) {
-    epoll_event event = {};
-    event.events = EPOLLIN;
-    event.data.fd = fd;
-    if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) != 0) {
-      absl::Status error = ErrnoError("epoll_ctl");
-      close(epoll_fd);
+  // Two epoll sets over the same descriptors: one for the progress thread,
+  // one for the thread waiting inline, because a thread asleep in
+  // epoll_wait takes the wake-up of its set exclusively and the other would
+  // sleep through the event.
+  int epoll_fds[2] = {-1, -1};
+  for (int& epoll_fd : epoll_fds) {
+    epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    absl::Status error;
+    if (epoll_fd < 0) error = ErrnoError("epoll_create1");
+    for (int fd : {worker_fd, wake_fd}) {
+      epoll_event event = {};
+      event.events = EPOLLIN;
+      event.data.fd = fd;
+      if (error.ok() && epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) != 0) {
+        error = ErrnoError("epoll_ctl");
+      }
+    }
+    if (!error.ok()) {
+      for (int opened : epoll_fds) {
+        if (opened >= 0) close(opened);
+      }
       close(wake_fd);
       return fail(error);
     }
   }
   return std::shared_ptr<UcxContext>(
-      new UcxContext(*context, worker, worker_fd, epoll_fd, wake_fd,
-                     std::move(worker_address), options.spin));
+      new UcxContext(*context, worker, worker_fd, epoll_fds[0], epoll_fds[1],
+                     wake_fd, std::move(worker_address), options.spin));
 }
 
 UcxContext::UcxContext(ucp_context_h context, ucp_worker_h worker,
-                       int worker_fd, int epoll_fd, int wake_fd,
+                       int worker_fd, int progress_epoll_fd,
+                       int inline_epoll_fd, int wake_fd,
                        std::string worker_address,
                        std::chrono::microseconds spin)
     : context_(context),
       worker_(worker),
       worker_fd_(worker_fd),
-      epoll_fd_(epoll_fd),
+      progress_epoll_fd_(progress_epoll_fd),
+      inline_epoll_fd_(inline_epoll_fd),
       wake_fd_(wake_fd),
       worker_address_(std::move(worker_address)),
       spin_(spin),
@@ -130,51 +158,131 @@ UcxContext::UcxContext(ucp_context_h context, ucp_worker_h worker,
 
 UcxContext::~UcxContext() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(wait_mu_);
     stopping_ = true;
   }
-  queued_.fetch_add(1);
-  const uint64_t one = 1;
-  (void)!write(wake_fd_, &one, sizeof(one));
+  progress_cv_.notify_all();
+  Wake();
   thread_.join();
-  close(epoll_fd_);
+  close(progress_epoll_fd_);
+  close(inline_epoll_fd_);
   close(wake_fd_);
   ucp_worker_destroy(worker_);
   ucp_cleanup(context_);
 }
 
-void UcxContext::Post(std::function<void(ucp_worker_h)> work) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(work));
+absl::StatusOr<uint16_t> UcxContext::AllocateTagSpace() {
+  std::lock_guard<std::mutex> lock(spaces_mu_);
+  for (size_t i = 0; i < tag_spaces_.size(); ++i) {
+    const size_t space = (next_tag_space_ + i) % tag_spaces_.size();
+    if (!tag_spaces_[space]) {
+      tag_spaces_[space] = true;
+      // Not reused soon: a stale message of a destroyed transport must not
+      // match its successor's receives.
+      next_tag_space_ = space + 1;
+      return static_cast<uint16_t>(space);
+    }
   }
-  queued_.fetch_add(1);
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "all ", tag_spaces_.size(),
+      " UCX tag spaces of this process are in use; destroy communicators "
+      "that are no longer needed"));
+}
+
+void UcxContext::ReleaseTagSpace(uint16_t space) {
+  std::lock_guard<std::mutex> lock(spaces_mu_);
+  tag_spaces_[space] = false;
+}
+
+void UcxContext::Wake() {
   const uint64_t one = 1;
   // Cannot fail short of a counter overflow; a lost wake-up would only
-  // delay the work until the next worker event.
+  // delay the work until the next worker event or poll timeout.
   (void)!write(wake_fd_, &one, sizeof(one));
 }
 
-void UcxContext::Run(std::function<void(ucp_worker_h)> work) {
-  std::mutex mu;
-  std::condition_variable done_cv;
-  bool done = false;
-  Post([&](ucp_worker_h worker) {
-    work(worker);
-    std::lock_guard<std::mutex> lock(mu);
-    done = true;
-    done_cv.notify_one();
-  });
-  std::unique_lock<std::mutex> lock(mu);
-  done_cv.wait(lock, [&] { return done; });
+void UcxContext::Post(std::function<void(ucp_worker_h)> work) {
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queue_.push_back(std::move(work));
+  }
+  queued_.fetch_add(1);
+  Wake();
 }
 
-bool UcxContext::RunQueued() {
-  while (true) {
+void UcxContext::Run(std::function<void(ucp_worker_h)> work) {
+  std::atomic<bool> ran{false};
+  Await([&] { return ran.load(std::memory_order_acquire); },
+        Clock::time_point::max(),
+        [&](ucp_worker_h worker) {
+          work(worker);
+          ran.store(true, std::memory_order_release);
+          NotifyWaiters();
+        });
+}
+
+void UcxContext::NotifyWaiters() {
+  // Taking the lock orders this after a waiter's check of its condition, so
+  // the notification cannot fall between that check and its wait.
+  { std::lock_guard<std::mutex> lock(wait_mu_); }
+  wait_cv_.notify_all();
+}
+
+bool UcxContext::Await(const std::function<bool()>& done,
+                       Clock::time_point deadline,
+                       std::function<void(ucp_worker_h)> first) {
+  if (!first && done()) return true;
+  // Counted before anything is posted, so that the progress thread, woken
+  // by the post, leaves the worker to this thread.
+  inline_waiters_.fetch_add(1);
+  std::unique_lock<std::mutex> lock(wait_mu_);
+  if (first && inline_driver_) {
+    // Another thread drives: it runs `first` in turn.
+    lock.unlock();
+    Post(std::move(first));
+    first = nullptr;
+    lock.lock();
+  }
+  while (!done()) {
+    if (!inline_driver_) {
+      inline_driver_ = true;
+      lock.unlock();
+      {
+        // The progress thread holds the worker only while it processes
+        // events, and lets go as soon as it sees an inline waiter.
+        std::lock_guard<std::mutex> worker_lock(worker_mu_);
+        if (first) {
+          // Run here rather than posted: no wake-up, no queue.
+          RunQueued();
+          first(worker_);
+          first = nullptr;
+        }
+        DriveUntil(done, deadline);
+      }
+      lock.lock();
+      inline_driver_ = false;
+      // Hands the worker to another waiter whose messages are not in yet.
+      wait_cv_.notify_all();
+      if (Clock::now() >= deadline) break;
+      continue;
+    }
+    if (deadline == Clock::time_point::max()) {
+      wait_cv_.wait(lock);
+    } else if (wait_cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      break;
+    }
+  }
+  const bool result = done();
+  inline_waiters_.fetch_sub(1);
+  return result;
+}
+
+void UcxContext::RunQueued() {
+  while (queued_.load(std::memory_order_relaxed) != 0) {
     std::function<void(ucp_worker_h)> work;
     {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (queue_.empty()) return !stopping_;
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      if (queue_.empty()) return;
       work = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -183,31 +291,78 @@ bool UcxContext::RunQueued() {
   }
 }
 
-void UcxContext::ProgressLoop() {
-  using Clock = std::chrono::steady_clock;
+void UcxContext::DriveUntil(const std::function<bool()>& done,
+                            Clock::time_point deadline) {
+  Clock::time_point spin_until = Clock::now() + spin_;
   while (true) {
-    if (!RunQueued()) return;
-    Clock::time_point spin_until = Clock::now() + spin_;
-    while (queued_.load(std::memory_order_relaxed) == 0) {
-      if (ucp_worker_progress(worker_) != 0) {
-        spin_until = Clock::now() + spin_;
-      } else if (Clock::now() >= spin_until) {
-        break;
-      }
+    RunQueued();
+    if (done()) return;
+    if (ucp_worker_progress(worker_) != 0) {
+      spin_until = Clock::now() + spin_;
+      continue;
     }
-    if (queued_.load(std::memory_order_relaxed) != 0) continue;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return;
+    if (now < spin_until || queued_.load(std::memory_order_relaxed) != 0) {
+      continue;
+    }
     // BUSY means events arrived since the last progress call: poll again
     // rather than sleep past them.
     if (ucp_worker_arm(worker_) == UCS_ERR_BUSY) continue;
-    epoll_event events[2];
-    const int ready = epoll_wait(epoll_fd_, events, 2, -1);
-    for (int i = 0; i < ready; ++i) {
-      if (events[i].data.fd == wake_fd_) {
-        uint64_t count = 0;
-        (void)!read(wake_fd_, &count, sizeof(count));
-      }
+    int timeout_ms = -1;
+    if (deadline != Clock::time_point::max()) {
+      const auto left =
+          std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+      timeout_ms = static_cast<int>(std::min<int64_t>(left.count(), 1 << 30));
+    }
+    SleepOn(inline_epoll_fd_, timeout_ms);
+    spin_until = Clock::now() + spin_;
+  }
+}
+
+void UcxContext::SleepOn(int epoll_fd, int timeout_ms) {
+  epoll_event events[2];
+  const int ready = epoll_wait(epoll_fd, events, 2, timeout_ms);
+  for (int i = 0; i < ready; ++i) {
+    if (events[i].data.fd == wake_fd_) {
+      uint64_t count = 0;
+      (void)!read(wake_fd_, &count, sizeof(count));
     }
   }
+}
+
+void UcxContext::ProgressLoop() {
+  // Bounds how long the worker goes unattended when an inline waiter left
+  // events behind without arming the worker, and how long the thread stays
+  // parked after the last inline waiter is gone (it is not woken for that:
+  // a wake-up per operation would cost the waiters' cores).
+  constexpr auto kBackgroundPoll = std::chrono::milliseconds(5);
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(wait_mu_);
+      if (stopping_) break;
+      if (inline_waiters_.load() > 0) {
+        progress_cv_.wait_for(lock, kBackgroundPoll);
+        continue;
+      }
+    }
+    {
+      std::lock_guard<std::mutex> worker_lock(worker_mu_);
+      RunQueued();
+      while (inline_waiters_.load(std::memory_order_relaxed) == 0 &&
+             ucp_worker_progress(worker_) != 0) {
+      }
+      if (inline_waiters_.load(std::memory_order_relaxed) != 0 ||
+          queued_.load(std::memory_order_relaxed) != 0) {
+        continue;
+      }
+      if (ucp_worker_arm(worker_) == UCS_ERR_BUSY) continue;
+    }
+    SleepOn(progress_epoll_fd_, static_cast<int>(kBackgroundPoll.count()));
+  }
+  // Everything posted before destruction runs.
+  std::lock_guard<std::mutex> worker_lock(worker_mu_);
+  RunQueued();
 }
 
 }  // namespace pjrtx::collectives

@@ -1,8 +1,9 @@
 #include "runtime/collectives/ucx/ucx_transport.h"
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstddef>
+#include <cstring>
 #include <mutex>
 #include <utility>
 
@@ -13,13 +14,19 @@ namespace pjrtx::collectives {
 struct UcxTransport::Peer {
   UcxTransport* transport = nullptr;
   int rank = 0;
+  uint16_t space = 0;  // Its tag space: the top bits of tags sent to it.
   ucp_ep_h endpoint = nullptr;
   // OK while the endpoint is usable; otherwise why it was closed.
   absl::Status failure;
+  // Caller thread only: the operation whose header was last sent to and
+  // received from this peer (one past its sequence; 0: none yet).
+  uint64_t header_sent = 0;
+  uint64_t header_received = 0;
 };
 
 // One SendRecv call, shared by the calling thread (which waits for both
-// halves) and the progress thread (which issues them and completes them).
+// halves) and the driving thread (which issues them and completes them;
+// often the same thread).
 struct UcxTransport::Exchange {
   UcxTransport* transport = nullptr;
   int to = -1;
@@ -27,8 +34,16 @@ struct UcxTransport::Exchange {
   absl::Span<const uint8_t> send;
   absl::Span<uint8_t> recv;
   uint64_t tag = 0;
+  // Set when the operation's header goes in front of the data: both sides
+  // then move two-piece (iov) messages.
+  std::optional<OperationHeader> expected;  // The header to receive.
+  bool send_header = false;
+  OperationHeader::Wire header_out = {};
+  OperationHeader::Wire header_in = {};
+  ucp_dt_iov_t send_iov[2] = {};
+  ucp_dt_iov_t recv_iov[2] = {};
 
-  // Progress-thread only. A pending request is non-null; the reasons say
+  // Driving thread only. A pending request is non-null; the reasons say
   // why a request was cut short by this side, and take precedence over the
   // bare UCX status it then completes with.
   void* send_request = nullptr;
@@ -38,13 +53,13 @@ struct UcxTransport::Exchange {
   bool posting_recv = false;
   bool recv_completed_while_posting = false;
 
-  std::mutex mu;
-  std::condition_variable done_cv;
-  bool send_done = false;  // Guarded by mu, as are the fields below.
-  bool recv_done = false;
+  // Written by the driving thread before the flag is set (release), read
+  // by the caller after it saw the flag (acquire).
+  std::atomic<bool> send_done{false};
+  std::atomic<bool> recv_done{false};
   absl::Status send_status;
   absl::Status recv_status;
-  size_t received_length = 0;
+  size_t received_length = 0;  // Of the data, without a header.
 };
 
 namespace {
@@ -99,9 +114,18 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
     context = *std::move(created);
   }
 
+  absl::StatusOr<uint16_t> space = context->AllocateTagSpace();
+  if (!space.ok()) return space.status();
+  // Owns the space (and releases it) from here on, whatever fails below.
+  std::unique_ptr<UcxTransport> transport(
+      new UcxTransport(context, *space, rank, size, options.flush_timeout_ms));
+
+  // Published value: the tag space (2 bytes, host order), then the address.
   const std::string prefix = absl::StrCat(communicator_key, "/addr/");
-  absl::Status put =
-      store.Put(absl::StrCat(prefix, rank), context->worker_address());
+  std::string published(sizeof(uint16_t), '\0');
+  std::memcpy(published.data(), &*space, sizeof(uint16_t));
+  published += context->worker_address();
+  absl::Status put = store.Put(absl::StrCat(prefix, rank), published);
   if (!put.ok()) return put;
   const Clock::time_point connect_deadline =
       Clock::now() + std::chrono::milliseconds(options.connect_timeout_ms);
@@ -119,11 +143,17 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
           "\" did not publish its UCX address within ",
           options.connect_timeout_ms, " ms: ", address.status().message()));
     }
-    addresses[peer] = *std::move(address);
+    if (address->size() <= sizeof(uint16_t)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the address rank ", peer, " of communicator \"", communicator_key,
+          "\" published has ", address->size(),
+          " bytes; expected a tag space and a UCX worker address"));
+    }
+    std::memcpy(&transport->peers_[peer]->space, address->data(),
+                sizeof(uint16_t));
+    addresses[peer] = address->substr(sizeof(uint16_t));
   }
 
-  std::unique_ptr<UcxTransport> transport(new UcxTransport(
-      std::move(context), rank, size, options.flush_timeout_ms));
   absl::Status connected;
   transport->context_->Run([&](ucp_worker_h worker) {
     connected = transport->Connect(worker, addresses);
@@ -132,9 +162,10 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
   return transport;
 }
 
-UcxTransport::UcxTransport(std::shared_ptr<UcxContext> context, int rank,
-                           int size, int64_t flush_timeout_ms)
+UcxTransport::UcxTransport(std::shared_ptr<UcxContext> context, uint16_t space,
+                           int rank, int size, int64_t flush_timeout_ms)
     : context_(std::move(context)),
+      space_(space),
       rank_(rank),
       size_(size),
       flush_timeout_ms_(flush_timeout_ms) {
@@ -201,6 +232,7 @@ UcxTransport::~UcxTransport() {
     DrainRequests(worker, requests, std::chrono::milliseconds(1000));
     current_ = nullptr;
   });
+  context_->ReleaseTagSpace(space_);
 }
 
 void UcxTransport::OnEndpointError(void* arg, ucp_ep_h /*endpoint*/,
@@ -258,24 +290,40 @@ void UcxTransport::FinishSend(Exchange& exchange, ucs_status_t status) {
                        rank_, " to rank ", exchange.to,
                        " failed: ", ucs_status_string(status)));
   }
-  std::lock_guard<std::mutex> lock(exchange.mu);
   exchange.send_status = std::move(result);
-  exchange.send_done = true;
-  exchange.done_cv.notify_all();
+  exchange.send_done.store(true, std::memory_order_release);
+  context_->NotifyWaiters();
 }
 
 void UcxTransport::FinishRecv(Exchange& exchange, ucs_status_t status,
                               size_t length) {
   absl::Status result;
-  if (status == UCS_OK && length != exchange.recv.size()) {
+  size_t header_bytes = 0;
+  if (exchange.expected.has_value()) {
+    header_bytes = OperationHeader::kWireBytes;
+    // Ranks running different operations say so, whatever else went wrong
+    // with the message; a header cut short tells nothing.
+    std::optional<OperationHeader> got =
+        OperationHeader::Decode(exchange.header_in);
+    if (got.has_value() && !got->Matches(*exchange.expected)) {
+      result = absl::InvalidArgumentError(absl::StrCat(
+          "rank ", rank_, " runs ", exchange.expected->ToString(), " but rank ",
+          exchange.from, " runs ", got->ToString(),
+          "; every rank must issue the same operations in the same order"));
+    }
+  }
+  const size_t data_length = length >= header_bytes ? length - header_bytes : 0;
+  if (!result.ok()) {
+  } else if (status == UCS_OK &&
+             length != header_bytes + exchange.recv.size()) {
     result = absl::InvalidArgumentError(absl::StrCat(
         "rank ", rank_, " expected ", exchange.recv.size(), " bytes from rank ",
-        exchange.from, " but the message has ", length, " bytes (tag ",
+        exchange.from, " but the message has ", data_length, " bytes (tag ",
         exchange.tag, ")"));
   } else if (status == UCS_ERR_MESSAGE_TRUNCATED) {
     result = absl::InvalidArgumentError(absl::StrCat(
         "rank ", rank_, " expected ", exchange.recv.size(), " bytes from rank ",
-        exchange.from, " but the message has ", length,
+        exchange.from, " but the message has ", data_length,
         " bytes, more than that (tag ", exchange.tag, ")"));
   } else if (status != UCS_OK) {
     result = !exchange.recv_cancel_reason.ok()
@@ -285,11 +333,10 @@ void UcxTransport::FinishRecv(Exchange& exchange, ucs_status_t status,
                        rank_, " from rank ", exchange.from,
                        " failed: ", ucs_status_string(status)));
   }
-  std::lock_guard<std::mutex> lock(exchange.mu);
   exchange.recv_status = std::move(result);
-  exchange.received_length = length;
-  exchange.recv_done = true;
-  exchange.done_cv.notify_all();
+  exchange.received_length = data_length;
+  exchange.recv_done.store(true, std::memory_order_release);
+  context_->NotifyWaiters();
 }
 
 void UcxTransport::OnSendDone(void* request, ucs_status_t status,
@@ -330,10 +377,21 @@ void UcxTransport::Start(ucp_worker_h worker,
                          UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
     param.cb.recv = &UcxTransport::OnRecvDone;
     param.user_data = exchange.get();
+    void* buffer = exchange->recv.data();
+    size_t count = exchange->recv.size();
+    if (exchange->expected.has_value()) {
+      exchange->recv_iov[0] = {exchange->header_in.data(),
+                               exchange->header_in.size()};
+      exchange->recv_iov[1] = {exchange->recv.data(), exchange->recv.size()};
+      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+      param.datatype = ucp_dt_make_iov();
+      buffer = exchange->recv_iov;
+      count = 2;
+    }
     exchange->posting_recv = true;
     ucs_status_ptr_t result = ucp_tag_recv_nbx(
-        worker, exchange->recv.data(), exchange->recv.size(),
-        UcxTagFor(exchange->tag, exchange->from), kFullTagMask, &param);
+        worker, buffer, count, UcxTagFor(space_, exchange->tag, exchange->from),
+        kFullTagMask, &param);
     exchange->posting_recv = false;
     if (UCS_PTR_IS_ERR(result)) {
       FinishRecv(*exchange, UCS_PTR_STATUS(result), 0);
@@ -341,7 +399,10 @@ void UcxTransport::Start(ucp_worker_h worker,
       if (result != nullptr) ucp_request_free(result);
     } else if (result == nullptr) {
       // Not expected with NO_IMM_CMPL; UCX then reports no length.
-      FinishRecv(*exchange, UCS_OK, exchange->recv.size());
+      FinishRecv(*exchange, UCS_OK,
+                 exchange->recv.size() + (exchange->expected.has_value()
+                                              ? OperationHeader::kWireBytes
+                                              : 0));
     } else {
       exchange->recv_request = result;
       // Whatever that peer sent before it failed has been matched above;
@@ -370,9 +431,21 @@ void UcxTransport::Start(ucp_worker_h worker,
         UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     param.cb.send = &UcxTransport::OnSendDone;
     param.user_data = exchange.get();
-    ucs_status_ptr_t result = ucp_tag_send_nbx(
-        peer.endpoint, exchange->send.data(), exchange->send.size(),
-        UcxTagFor(exchange->tag, rank_), &param);
+    const void* buffer = exchange->send.data();
+    size_t count = exchange->send.size();
+    if (exchange->send_header) {
+      exchange->send_iov[0] = {exchange->header_out.data(),
+                               exchange->header_out.size()};
+      exchange->send_iov[1] = {const_cast<uint8_t*>(exchange->send.data()),
+                               exchange->send.size()};
+      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+      param.datatype = ucp_dt_make_iov();
+      buffer = exchange->send_iov;
+      count = 2;
+    }
+    ucs_status_ptr_t result =
+        ucp_tag_send_nbx(peer.endpoint, buffer, count,
+                         UcxTagFor(peer.space, exchange->tag, rank_), &param);
     if (result == nullptr) {
       FinishSend(*exchange, UCS_OK);
     } else if (UCS_PTR_IS_ERR(result)) {
@@ -421,20 +494,33 @@ absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   exchange->send = send;
   exchange->recv = recv;
   exchange->tag = tag;
-  exchange->send_done = to < 0;
-  exchange->recv_done = from < 0;
-  context_->Post(
-      [this, exchange](ucp_worker_h worker) { Start(worker, exchange); });
-
-  auto done = [&] { return exchange->send_done && exchange->recv_done; };
-  std::unique_lock<std::mutex> lock(exchange->mu);
-  if (!exchange->done_cv.wait_until(lock, deadline, done)) {
-    lock.unlock();
+  exchange->send_done.store(to < 0, std::memory_order_relaxed);
+  exchange->recv_done.store(from < 0, std::memory_order_relaxed);
+  if (operation_.has_value()) {
+    // The first message of the operation in each direction between two
+    // ranks carries the header; a rank's messages to itself need none.
+    const uint64_t marker = uint64_t{operation_->sequence} + 1;
+    if (to >= 0 && to != rank_ && peers_[to]->header_sent != marker) {
+      peers_[to]->header_sent = marker;
+      exchange->send_header = true;
+      exchange->header_out = operation_->Encode();
+    }
+    if (from >= 0 && from != rank_ && peers_[from]->header_received != marker) {
+      peers_[from]->header_received = marker;
+      exchange->expected = operation_;
+    }
+  }
+  auto done = [&exchange] {
+    return exchange->send_done.load(std::memory_order_acquire) &&
+           exchange->recv_done.load(std::memory_order_acquire);
+  };
+  if (!context_->Await(done, deadline, [this, exchange](ucp_worker_h worker) {
+        Start(worker, exchange);
+      })) {
     context_->Post(
         [this, exchange](ucp_worker_h worker) { Abandon(worker, exchange); });
-    lock.lock();
     // Cancellation and force close complete locally, so this is short.
-    exchange->done_cv.wait(lock, done);
+    context_->Await(done, Clock::time_point::max());
   }
 
   if (to >= 0 && exchange->send_status.ok()) {
@@ -452,6 +538,10 @@ absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   }
   if (!exchange->send_status.ok()) return exchange->send_status;
   return exchange->recv_status;
+}
+
+void UcxTransport::BeginOperation(const OperationHeader& header) {
+  operation_ = header;
 }
 
 TransportCounters UcxTransport::counters() const {

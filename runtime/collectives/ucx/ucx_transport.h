@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,35 +17,44 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "runtime/collectives/operation_header.h"
 #include "runtime/collectives/transport.h"
 #include "runtime/collectives/ucx/ucx_context.h"
 #include "runtime/core/base/key_value_store.h"
 
 namespace pjrtx::collectives {
 
-// The UCP tag of a message: the caller's tag (see MakeTag) with the sender's
-// rank packed in, because UCP matches receives per worker, not per endpoint,
-// so a receive must tell senders apart by tag. High to low:
-//   communicator id (16 bits, as given)
-//   sender rank     (16 bits; hence at most 65536 ranks)
-//   sequence        (low 8 of the given 24 bits)
-//   step            (24 bits, as given)
+// The UCP tag of a message: the caller's tag (see MakeTag) with its
+// communicator field replaced by the receiving transport's tag space (see
+// UcxContext::AllocateTagSpace) and the sender's rank packed in, because
+// UCP matches receives per worker, not per endpoint, so a receive must tell
+// transports and senders apart by tag. High to low:
+//   receiver's tag space (16 bits)
+//   sender rank          (16 bits; hence at most 65536 ranks)
+//   sequence             (low 8 of the given 24 bits)
+//   step                 (24 bits, as given; see kHeaderStepBit)
 // Dropping the sequence's high bits cannot mismatch: two messages whose
 // tags then coincide come from the same sender over the same endpoint,
 // where UCP keeps send order, and ranks issue operations in the same order,
 // so the oldest one is the one the receiver wants. The 8 bits left are
 // kept as a check against ranks that disagree on the operation order.
-constexpr uint64_t UcxTagFor(uint64_t tag, int sender) {
-  return (tag & 0xffff000000000000ull) |
+constexpr uint64_t UcxTagFor(uint16_t receiver_space, uint64_t tag,
+                             int sender) {
+  return (uint64_t{receiver_space} << 48) |
          (uint64_t{static_cast<uint32_t>(sender) & 0xffff} << 32) |
          (tag & 0x00000000ffffffffull);
 }
 
 // One rank of a multi-process communicator. Create publishes this process's
-// worker address under "<communicator_key>/addr/<rank>" in the key-value
-// store, reads every peer's and opens an endpoint to each (in peer
-// error-handling mode, so that a dead peer fails requests instead of
-// stalling them).
+// worker address and the transport's tag space under
+// "<communicator_key>/addr/<rank>" in the key-value store, reads every
+// peer's and opens an endpoint to each (in peer error-handling mode, so
+// that a dead peer fails requests instead of stalling them).
+//
+// After BeginOperation, the first message of the operation to each peer
+// carries the operation's header in front of its data, and the first from
+// each peer is checked against this rank's: ranks that disagree fail with
+// INVALID_ARGUMENT naming both operations.
 //
 // An endpoint whose peer fails, or whose send misses its deadline, is closed
 // in force mode, and later traffic to or from that rank fails at once with
@@ -88,35 +98,37 @@ class UcxTransport : public Transport {
                         absl::Span<uint8_t> recv, uint64_t tag,
                         Deadline deadline) override;
 
+  void BeginOperation(const OperationHeader& header) override;
+
   TransportCounters counters() const override;
 
  private:
   struct Peer;
   struct Exchange;
 
-  UcxTransport(std::shared_ptr<UcxContext> context, int rank, int size,
-               int64_t flush_timeout_ms);
+  UcxTransport(std::shared_ptr<UcxContext> context, uint16_t space, int rank,
+               int size, int64_t flush_timeout_ms);
 
-  // Progress-thread only. Opens endpoints to every rank.
+  // Driving thread only. Opens endpoints to every rank.
   absl::Status Connect(ucp_worker_h worker,
                        const std::vector<std::string>& addresses);
-  // Progress-thread only. Issues both halves of `exchange`.
+  // Driving thread only. Issues both halves of `exchange`.
   void Start(ucp_worker_h worker, const std::shared_ptr<Exchange>& exchange);
-  // Progress-thread only. Marks `peer` failed with `reason`, cancels a
+  // Driving thread only. Marks `peer` failed with `reason`, cancels a
   // pending receive from it and force-closes its endpoint.
   void FailPeer(ucp_worker_h worker, Peer& peer, absl::Status reason);
-  // Progress-thread only. Called when the current exchange's deadline
+  // Driving thread only. Called when the current exchange's deadline
   // passed: cancels its receive and force-closes the endpoint its send is
   // queued on (a send cannot be cancelled, and the caller's buffer must be
   // free when SendRecv returns).
   void Abandon(ucp_worker_h worker, const std::shared_ptr<Exchange>& exchange);
 
-  // Progress-thread only. Record a finished half of an exchange and wake
+  // Driving thread only. Record a finished half of an exchange and wake
   // its caller; `length` is the size of the message that arrived.
   void FinishSend(Exchange& exchange, ucs_status_t status);
   void FinishRecv(Exchange& exchange, ucs_status_t status, size_t length);
 
-  // UCP callbacks, run on the progress thread within ucp_worker_progress.
+  // UCP callbacks, run on the driving thread within ucp_worker_progress.
   static void OnEndpointError(void* arg, ucp_ep_h endpoint,
                               ucs_status_t status);
   static void OnSendDone(void* request, ucs_status_t status, void* user_data);
@@ -124,6 +136,7 @@ class UcxTransport : public Transport {
                          const ucp_tag_recv_info_t* info, void* user_data);
 
   const std::shared_ptr<UcxContext> context_;
+  const uint16_t space_;  // This transport's receives; see UcxTagFor.
   const int rank_;
   const int size_;
   const int64_t flush_timeout_ms_;
@@ -131,13 +144,16 @@ class UcxTransport : public Transport {
   // once Create has returned.
   std::vector<std::unique_ptr<Peer>> peers_;
   // The exchange in flight, so that a peer failure can cancel its receive.
-  // Progress-thread only.
+  // Driving thread only.
   std::shared_ptr<Exchange> current_;
   // Force-close requests of failed endpoints, freed at destruction.
-  // Progress-thread only.
+  // Driving thread only.
   std::vector<void*> closing_;
-  // Set by the destructor's teardown. Progress-thread only.
+  // Set by the destructor's teardown. Driving thread only.
   bool destroying_ = false;
+
+  // The operation under way (BeginOperation); caller thread only.
+  std::optional<OperationHeader> operation_;
 
   std::atomic<int64_t> bytes_sent_{0};
   std::atomic<int64_t> messages_sent_{0};
