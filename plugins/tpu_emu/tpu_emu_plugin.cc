@@ -8,6 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "plugins/tpu_emu/tpu_emu_driver.h"
 #include "runtime/collectives/host_communicator.h"
+#ifdef PJRTX_HAVE_UCX
+#include "runtime/collectives/ucx/ucx_transport_factory.h"
+#endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
 
@@ -27,13 +30,17 @@ class TpuEmuPlugin : public pjrtx::Plugin {
   }
 
   // Chips are host memory, so the host communicator serves them; chips of
-  // other processes are not reachable yet (see HostCommunicator::Create).
+  // other processes are reached over UCX (the emulated DCN).
   absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> CreateCommunicator(
       std::shared_ptr<pjrtx::ClientState> client,
       absl::Span<const int64_t> global_device_ids,
       int64_t timeout_ms) override {
+    pjrtx::collectives::TransportFactory remote;
+#ifdef PJRTX_HAVE_UCX
+    remote = pjrtx::collectives::UcxTransportFactory();
+#endif
     return pjrtx::collectives::HostCommunicator::Create(
-        std::move(client), global_device_ids, timeout_ms);
+        std::move(client), global_device_ids, timeout_ms, std::move(remote));
   }
 
   std::vector<pjrtx::OptionSpec> OptionSchema() const override {

@@ -1,5 +1,6 @@
 #include "runtime/client/client.h"
 
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -79,27 +80,76 @@ absl::StatusOr<std::vector<NamedValue>> Client::ParseOptions(
   return options;
 }
 
+namespace {
+
+PJRTX_Error* CallbackFailure(PJRTX_CallbackError make_error,
+                             const absl::Status& status) {
+  const std::string message(status.message());
+  return make_error(static_cast<PJRTX_Error_Code>(status.code()),
+                    message.data(), message.size());
+}
+
+PJRTX_Error* KeyValueGet(PJRTX_KeyValueGetCallback_Args* args) {
+  auto* key_value = static_cast<KeyValueCallbacks*>(args->user_arg);
+  absl::StatusOr<std::string> value = key_value->get(
+      absl::string_view(args->key, args->key_size), args->timeout_in_ms);
+  if (!value.ok()) return CallbackFailure(args->callback_error, value.status());
+  char* copy = new char[value->size()];
+  std::memcpy(copy, value->data(), value->size());
+  args->value = copy;
+  args->value_size = value->size();
+  args->value_deleter_callback = [](char* data) { delete[] data; };
+  return nullptr;
+}
+
+PJRTX_Error* KeyValuePut(PJRTX_KeyValuePutCallback_Args* args) {
+  auto* key_value = static_cast<KeyValueCallbacks*>(args->user_arg);
+  absl::Status status =
+      key_value->put(absl::string_view(args->key, args->key_size),
+                     absl::string_view(args->value, args->value_size));
+  if (!status.ok()) return CallbackFailure(args->callback_error, status);
+  return nullptr;
+}
+
+}  // namespace
+
 absl::StatusOr<Client> Client::Create(std::shared_ptr<PluginLibrary> library,
-                                      const std::vector<NamedValue>& options) {
+                                      const std::vector<NamedValue>& options,
+                                      KeyValueCallbacks key_value) {
+  if ((key_value.get == nullptr) != (key_value.put == nullptr)) {
+    return absl::InvalidArgumentError(
+        "the key-value callbacks come as a pair: give both get and put, or "
+        "neither");
+  }
   std::vector<PJRTX_NamedValue> c_options = ToCNamedValues(options);
   PJRTX_CLIENT_ARGS(PJRTX_Client_Create_Args, args);
   args.create_options = c_options.data();
   args.num_options = c_options.size();
+  std::unique_ptr<KeyValueCallbacks> callbacks;
+  if (key_value.get != nullptr) {
+    callbacks = std::make_unique<KeyValueCallbacks>(std::move(key_value));
+    args.kv_get_callback = KeyValueGet;
+    args.kv_get_user_arg = callbacks.get();
+    args.kv_put_callback = KeyValuePut;
+    args.kv_put_user_arg = callbacks.get();
+  }
   const PJRTX_Api* api = library->api();
   absl::Status status = TakeStatus(api, api->Client_Create(&args));
   if (!status.ok()) return status;
-  return Client(std::move(library), args.client);
+  return Client(std::move(library), args.client, std::move(callbacks));
 }
 
 Client::Client(Client&& other) noexcept
     : library_(std::move(other.library_)),
-      handle_(std::exchange(other.handle_, nullptr)) {}
+      handle_(std::exchange(other.handle_, nullptr)),
+      key_value_(std::move(other.key_value_)) {}
 
 Client& Client::operator=(Client&& other) noexcept {
   if (this != &other) {
     this->~Client();
     library_ = std::move(other.library_);
     handle_ = std::exchange(other.handle_, nullptr);
+    key_value_ = std::move(other.key_value_);
   }
   return *this;
 }

@@ -10,7 +10,8 @@ absl::Status HierarchicalAllReduce(Transport& intra_slice,
                                    Transport& inter_slice, ReduceOp op,
                                    PJRTX_Buffer_Type type, void* data,
                                    size_t count, uint32_t communicator,
-                                   uint32_t sequence, Deadline deadline) {
+                                   uint32_t sequence, Deadline deadline,
+                                   ShardStaging* staging) {
   PJRTX_ASSIGN_OR_RETURN(size_t element_size, ReducibleElementSize(type));
   PJRTX_RETURN_IF_ERROR(CheckHostBuffer("HierarchicalAllReduce", data, count));
   PJRTX_RETURN_IF_ERROR(RingReduceScatter(intra_slice, op, type, data, count,
@@ -18,10 +19,18 @@ absl::Status HierarchicalAllReduce(Transport& intra_slice,
   // The two transports are separate links, so the inner all-reduce may
   // reuse the sequence's tags.
   const ChunkRange shard = Chunk(count, intra_slice.size(), intra_slice.rank());
-  PJRTX_RETURN_IF_ERROR(
-      RingAllReduce(inter_slice, op, type,
-                    static_cast<uint8_t*>(data) + shard.begin * element_size,
-                    shard.size, communicator, sequence, deadline));
+  uint8_t* shard_data =
+      static_cast<uint8_t*>(data) + shard.begin * element_size;
+  const size_t shard_bytes = shard.size * element_size;
+  uint8_t* reduced = shard_data;
+  if (staging != nullptr && inter_slice.size() > 1) {
+    PJRTX_ASSIGN_OR_RETURN(reduced, staging->ToHost(shard_data, shard_bytes));
+  }
+  PJRTX_RETURN_IF_ERROR(RingAllReduce(inter_slice, op, type, reduced,
+                                      shard.size, communicator, sequence,
+                                      deadline));
+  if (reduced != shard_data)
+    staging->ToDevice(shard_data, reduced, shard_bytes);
   return RingAllGather(intra_slice, type, data, count, communicator, sequence,
                        deadline);
 }

@@ -8,11 +8,25 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/collectives/transport.h"
 
 namespace pjrtx::collectives {
+
+// Moves a chip's cross-slice shard between its device memory and host
+// memory, for inter-slice links that cannot read device memory (DCN).
+class ShardStaging {
+ public:
+  virtual ~ShardStaging() = default;
+  // Copies `bytes` at `device` into host memory and returns that memory,
+  // valid until ToDevice.
+  virtual absl::StatusOr<uint8_t*> ToHost(const uint8_t* device,
+                                          size_t bytes) = 0;
+  // Copies `bytes` at `host` (as returned by ToHost) to `device`.
+  virtual void ToDevice(uint8_t* device, const uint8_t* host, size_t bytes) = 0;
+};
 
 // In-place all-reduce over s slices of c chips each, in three phases:
 //   1. ring reduce-scatter inside the slice over `intra_slice` (c ranks),
@@ -29,11 +43,15 @@ namespace pjrtx::collectives {
 // s*c chips would put 2 * (sc-1)/(sc) * M on every link including DCN,
 // and gathering every slice's whole buffer would move (s-1) * M. The fast
 // link carries 2 * (c-1)/c * M per chip whatever s is.
+//
+// With `staging`, phase 2 runs on a host copy of the shard: one copy out
+// of device memory and one back per chip (M/c bytes each), whatever s is.
 absl::Status HierarchicalAllReduce(Transport& intra_slice,
                                    Transport& inter_slice, ReduceOp op,
                                    PJRTX_Buffer_Type type, void* data,
                                    size_t count, uint32_t communicator,
-                                   uint32_t sequence, Deadline deadline);
+                                   uint32_t sequence, Deadline deadline,
+                                   ShardStaging* staging = nullptr);
 
 }  // namespace pjrtx::collectives
 

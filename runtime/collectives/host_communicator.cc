@@ -1,9 +1,12 @@
 #include "runtime/collectives/host_communicator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <thread>
 #include <utility>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -26,7 +29,8 @@ namespace pjrtx::collectives {
 struct HostCommunicator::Operation {
   PJRTX_CollectiveKind kind = PJRTX_Collective_ALL_REDUCE;
   ReduceOp op = ReduceOp::kSum;
-  Algorithm algorithm = Algorithm::kRing;  // ALL_REDUCE only.
+  PJRTX_ReduceOp op_code = PJRTX_ReduceOp_SUM;  // The same, for headers.
+  Algorithm algorithm = Algorithm::kRing;       // ALL_REDUCE only.
   int root = 0;
   uint32_t sequence = 0;
   std::chrono::milliseconds timeout{0};
@@ -108,15 +112,117 @@ uint8_t* HostPointer(const std::shared_ptr<DeviceAllocation>& allocation) {
 
 }  // namespace
 
+// Where the ranks are: this process's devices, every rank's process and
+// slice, and the rendezvous key of a communicator spanning processes.
+struct HostCommunicator::Layout {
+  std::vector<int> devices;  // Client device index of every rank.
+  std::vector<bool> in_this_process;
+  std::vector<std::vector<int>> slices;  // Ranks of each slice, in order.
+  std::vector<int> slice_of;             // Slice of every rank.
+  bool slices_within_processes = true;   // No slice spans processes.
+  std::string key;                       // Empty while single-process.
+  std::shared_ptr<KeyValueStore> store;
+  TransportFactory make_remote;
+};
+
+// A local rank's host memory for data crossing to other processes, grown
+// on demand and kept (the pool), and the copies into and out of it, counted
+// on the rank's device.
+class HostCommunicator::Staging : public ShardStaging {
+ public:
+  Staging(ClientState& client, int device) : client_(client), device_(device) {}
+
+  // At least `bytes` of host memory, valid until the next call.
+  uint8_t* Reserve(size_t bytes) {
+    if (bytes > capacity_) {
+      capacity_ = std::max(bytes, 2 * capacity_);
+      memory_ = std::make_unique<uint8_t[]>(capacity_);
+    }
+    return memory_.get();
+  }
+
+  // One copy out of the device, into `host`.
+  void Out(uint8_t* host, const uint8_t* device, size_t bytes) {
+    if (bytes > 0) std::memcpy(host, device, bytes);
+    TransferCounters& counters = client_.counters(device_);
+    counters.device_to_host.Add(static_cast<int64_t>(bytes));
+    counters.staging.Add(static_cast<int64_t>(bytes));
+  }
+  // One copy back into the device.
+  void In(uint8_t* device, const uint8_t* host, size_t bytes) {
+    if (bytes > 0) std::memcpy(device, host, bytes);
+    TransferCounters& counters = client_.counters(device_);
+    counters.host_to_device.Add(static_cast<int64_t>(bytes));
+    counters.staging.Add(static_cast<int64_t>(bytes));
+  }
+
+  absl::StatusOr<uint8_t*> ToHost(const uint8_t* device,
+                                  size_t bytes) override {
+    uint8_t* host = Reserve(bytes);
+    Out(host, device, bytes);
+    return host;
+  }
+  void ToDevice(uint8_t* device, const uint8_t* host, size_t bytes) override {
+    In(device, host, bytes);
+  }
+
+ private:
+  ClientState& client_;
+  const int device_;
+  std::unique_ptr<uint8_t[]> memory_;
+  size_t capacity_ = 0;
+};
+
+namespace {
+
+// The slice a device belongs to: its "slice_index" attribute, else its
+// process.
+int64_t SliceOf(const DeviceSpec& spec) {
+  for (const Attribute& attribute : spec.attributes) {
+    if (attribute.name != "slice_index") continue;
+    if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) {
+      return *value;
+    }
+  }
+  return spec.process_index;
+}
+
+// The same string in every process for the same ids, and a different one
+// for each creation over them in this process: creations pair up in order.
+std::string RendezvousKey(absl::Span<const int64_t> device_ids) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across runs.
+  for (int64_t id : device_ids) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash = (hash ^ ((static_cast<uint64_t>(id) >> (8 * byte)) & 0xff)) *
+             1099511628211ull;
+    }
+  }
+  static std::mutex mu;
+  static std::map<std::vector<int64_t>, int> created;
+  int instance = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    instance =
+        created[std::vector<int64_t>(device_ids.begin(), device_ids.end())]++;
+  }
+  return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
+                      device_ids.size(), "/", instance);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
     std::shared_ptr<ClientState> client, absl::Span<const int64_t> device_ids,
-    int64_t timeout_ms) {
+    int64_t timeout_ms, TransportFactory make_remote) {
   std::map<int64_t, int> index_of_id;
   for (int d = 0; d < client->num_devices(); ++d) {
     index_of_id[client->device(d).global_id] = d;
   }
   std::map<int64_t, size_t> position_of_id;
-  std::vector<int> devices;
+  Layout layout;
+  std::map<int64_t, int> slice_number;  // Slice index -> position.
+  std::map<int, int> process_of_slice;
+  bool any_local = false;
   for (size_t r = 0; r < device_ids.size(); ++r) {
     const int64_t id = device_ids[r];
     auto found = index_of_id.find(id);
@@ -135,13 +241,20 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
                        "one rank only"));
     }
     const DeviceSpec& spec = client->device(found->second);
-    if (!spec.addressable) {
-      return absl::UnimplementedError(absl::StrCat(
-          "device_ids[", r, "] is ", id, ", a device of process ",
-          spec.process_index,
-          "; communicators with ranks on other processes are not supported "
-          "yet"));
+    layout.devices.push_back(found->second);
+    layout.in_this_process.push_back(spec.addressable);
+    auto [slice, new_slice] = slice_number.emplace(
+        SliceOf(spec), static_cast<int>(layout.slices.size()));
+    if (new_slice) layout.slices.emplace_back();
+    layout.slices[slice->second].push_back(static_cast<int>(r));
+    layout.slice_of.push_back(slice->second);
+    auto [process, first] =
+        process_of_slice.emplace(slice->second, spec.process_index);
+    if (!first && process->second != spec.process_index) {
+      layout.slices_within_processes = false;
     }
+    if (!spec.addressable) continue;
+    any_local = true;
     const MemorySpace& memory =
         client->memory(client->default_memory(found->second));
     if (!memory.spec().host_addressable) {
@@ -150,30 +263,98 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
                        "'s memory is not host addressable, which this "
                        "communicator needs"));
     }
-    devices.push_back(found->second);
   }
-  return std::unique_ptr<Communicator>(
-      new HostCommunicator(std::move(client), std::move(devices), timeout_ms));
+  if (!any_local) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "none of the ", device_ids.size(),
+        " devices in device_ids belongs to this process (process ",
+        client->topology().process_index,
+        "); a process creates communicators over its own devices and "
+        "others'"));
+  }
+  const bool multi_process =
+      std::find(layout.in_this_process.begin(), layout.in_this_process.end(),
+                false) != layout.in_this_process.end();
+  if (multi_process) {
+    if (make_remote == nullptr) {
+      return absl::UnimplementedError(
+          "device_ids includes devices of other processes, but this plugin "
+          "was built without a transport between processes (UCX)");
+    }
+    if (client->key_value_store() == nullptr) {
+      return absl::FailedPreconditionError(
+          "device_ids includes devices of other processes, whose ranks meet "
+          "through the key-value store, but the client was created without "
+          "key-value callbacks; pass them to PJRTX_Client_Create");
+    }
+    layout.key = RendezvousKey(device_ids);
+    layout.store = client->key_value_store();
+    layout.make_remote = std::move(make_remote);
+  }
+  std::unique_ptr<HostCommunicator> communicator(
+      new HostCommunicator(std::move(client), layout, timeout_ms));
+  if (multi_process) {
+    // Each local rank connects to every rank; they all wait for each other
+    // to publish, so they connect side by side.
+    const size_t n = communicator->local_.size();
+    std::vector<absl::StatusOr<std::unique_ptr<Transport>>> remotes;
+    for (size_t i = 0; i < n; ++i) {
+      remotes.push_back(absl::UnknownError("not connected"));
+    }
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < n; ++i) {
+      threads.emplace_back([&, i] {
+        remotes[i] = layout.make_remote(
+            *layout.store, layout.key,
+            static_cast<int>(communicator->local_[i].rank),
+            static_cast<int>(layout.devices.size()), timeout_ms);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (size_t i = 0; i < n; ++i) {
+      if (!remotes[i].ok()) {
+        const absl::Status& status = remotes[i].status();
+        return absl::Status(
+            status.code(),
+            absl::StrCat(
+                "connecting rank ", communicator->local_[i].rank,
+                " to the ranks of other processes: ", status.message()));
+      }
+    }
+    communicator->ConnectRemote(layout, remotes);
+  }
+  return std::unique_ptr<Communicator>(std::move(communicator));
 }
 
 HostCommunicator::HostCommunicator(std::shared_ptr<ClientState> client,
-                                   std::vector<int> devices, int64_t timeout_ms)
+                                   const Layout& layout, int64_t timeout_ms)
     : client_(std::move(client)),
-      devices_(std::move(devices)),
+      size_(static_cast<int64_t>(layout.devices.size())),
       timeout_ms_(timeout_ms),
       id_(g_next_communicator_id.fetch_add(1)) {
-  // Every rank is local (Create checked), so one fabric links them all.
+  num_slices_ = static_cast<int>(layout.slices.size());
+  for (const std::vector<int>& slice : layout.slices) {
+    if (slice.size() != layout.slices[0].size()) equal_slices_ = false;
+  }
+  multi_process_ = !layout.key.empty();
+  shard_staging_ = multi_process_ && layout.slices_within_processes;
+  // One fabric links the ranks of this process.
   std::shared_ptr<InProcessFabric> fabric =
-      InProcessFabric::Create(static_cast<int>(devices_.size()));
-  local_.resize(devices_.size());
-  for (size_t r = 0; r < devices_.size(); ++r) {
+      InProcessFabric::Create(static_cast<int>(size_));
+  for (size_t r = 0; r < layout.devices.size(); ++r) {
+    if (!layout.in_this_process[r]) continue;
     local_ranks_.push_back(static_cast<int64_t>(r));
-    LocalRank& local = local_[r];
+    LocalRank& local = local_.emplace_back();
     local.rank = static_cast<int64_t>(r);
-    local.device = devices_[r];
+    local.device = layout.devices[r];
     local.transport = fabric->Endpoint(static_cast<int>(r));
-    local.inter_slice = InProcessFabric::Create(1)->Endpoint(0);
+    local.staging = std::make_unique<Staging>(*client_, local.device);
     local.worker = std::make_unique<OrderedWorker>();
+    if (!multi_process_) {
+      // One slice: the cross-slice link of a hierarchical all-reduce has
+      // this rank alone.
+      local.inter_slice = InProcessFabric::Create(1)->Endpoint(0);
+    }
   }
 }
 
@@ -182,6 +363,33 @@ HostCommunicator::~HostCommunicator() {
   // is safe although ranks wait for each other inside an operation: the
   // workers not yet joined keep running theirs.
   for (LocalRank& local : local_) local.worker.reset();
+}
+
+void HostCommunicator::ConnectRemote(
+    const Layout& layout,
+    std::vector<absl::StatusOr<std::unique_ptr<Transport>>>& remotes) {
+  for (size_t i = 0; i < local_.size(); ++i) {
+    LocalRank& local = local_[i];
+    auto routed = std::make_unique<RoutedTransport>(layout.in_this_process,
+                                                    std::move(local.transport),
+                                                    *std::move(remotes[i]));
+    local.routed = routed.get();
+    local.transport = std::move(routed);
+    const int slice = layout.slice_of[local.rank];
+    const std::vector<int>& members = layout.slices[slice];
+    const int position =
+        static_cast<int>(std::find(members.begin(), members.end(), local.rank) -
+                         members.begin());
+    local.intra_slice =
+        std::make_unique<SubsetTransport>(*local.transport, members);
+    if (!equal_slices_) continue;
+    std::vector<int> peers;
+    for (const std::vector<int>& other : layout.slices) {
+      peers.push_back(other[position]);
+    }
+    local.inter_slice =
+        std::make_unique<SubsetTransport>(*local.transport, std::move(peers));
+  }
 }
 
 absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
@@ -213,6 +421,7 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   Operation& op = *operation;
   op.kind = request.kind;
   op.op = ToReduceOp(request.op);
+  op.op_code = request.op;
   op.root = static_cast<int>(request.root);
   op.type = first.type();
   op.timeout = std::chrono::milliseconds(
@@ -233,27 +442,43 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   op.input_bytes = op.input_count * element_size;
   op.output_bytes = static_cast<size_t>(out_count) * element_size;
   if (request.kind == PJRTX_Collective_ALL_REDUCE) {
-    // Every rank is in this process, hence in one slice.
+    // A single process holds one slice.
+    const int slices = multi_process_ ? num_slices_ : 1;
     PJRTX_ASSIGN_OR_RETURN(
         op.algorithm,
         ChooseAlgorithm(ToAlgorithm(request.algorithm), op.input_bytes,
-                        static_cast<int>(size()), 1));
+                        static_cast<int>(size()), slices));
+    if (op.algorithm == Algorithm::kHierarchical && !equal_slices_) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "hierarchical all-reduce needs slices of equal size, but the ",
+          size(), " ranks span ", num_slices_,
+          " slices of different sizes; use ring or halving_doubling"));
+    }
   }
   if (request.kind == PJRTX_Collective_SEND_RECV) {
-    // Every peer is local, so both sides of each message are known here.
+    // Both sides of a message between local ranks are known here; a
+    // message to or from another process is checked by its header.
+    std::map<int64_t, size_t> local_index;
+    for (size_t i = 0; i < num_local; ++i) local_index[local_[i].rank] = i;
     for (size_t i = 0; i < num_local; ++i) {
       const int64_t to = request.send_to[i];
-      if (to >= 0 && request.recv_from[to] != local_[i].rank) {
+      auto peer = local_index.find(to);
+      if (to >= 0 && peer != local_index.end() &&
+          request.recv_from[peer->second] != local_[i].rank) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "send_to[", i, "] is ", to, " but recv_from[", to, "] is ",
-            request.recv_from[to], "; expected ", local_[i].rank,
+            "send_to[", i, "] is ", to, " but recv_from[", peer->second,
+            "] (rank ", to, ") is ", request.recv_from[peer->second],
+            "; expected ", local_[i].rank,
             " so that every message has a receiver"));
       }
       const int64_t from = request.recv_from[i];
-      if (from >= 0 && request.send_to[from] != local_[i].rank) {
+      peer = local_index.find(from);
+      if (from >= 0 && peer != local_index.end() &&
+          request.send_to[peer->second] != local_[i].rank) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "recv_from[", i, "] is ", from, " but send_to[", from, "] is ",
-            request.send_to[from], "; expected ", local_[i].rank,
+            "recv_from[", i, "] is ", from, " but send_to[", peer->second,
+            "] (rank ", from, ") is ", request.send_to[peer->second],
+            "; expected ", local_[i].rank,
             " so that every receive has a sender"));
       }
     }
@@ -347,11 +572,50 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   Transport& transport = *local.transport;
   const Deadline deadline =
       std::chrono::steady_clock::now() + operation.timeout;
-  const uint8_t* in = HostPointer(part.input);
-  uint8_t* out = part.output == nullptr ? nullptr : HostPointer(part.output);
+  uint8_t* const device_in = HostPointer(part.input);
+  uint8_t* const device_out =
+      part.output == nullptr ? nullptr : HostPointer(part.output);
   const size_t in_bytes = operation.input_bytes;
-  const int size = static_cast<int>(devices_.size());
+  const size_t out_bytes = part.output == nullptr ? 0 : operation.output_bytes;
+  const int size = static_cast<int>(size_);
   const int rank = static_cast<int>(local.rank);
+  if (multi_process_) {
+    OperationHeader header;
+    header.sequence = operation.sequence;
+    header.kind = operation.kind;
+    header.op = operation.op_code;
+    header.type = operation.type;
+    header.count = static_cast<int64_t>(operation.input_count);
+    header.root = operation.root;
+    transport.BeginOperation(header);
+  }
+
+  // Across processes the links cannot read device memory: the operation
+  // runs on host copies, one copy out of the device and one back (the
+  // hierarchical all-reduce stages only its cross-slice shard itself).
+  const bool shard_staged = operation.kind == PJRTX_Collective_ALL_REDUCE &&
+                            operation.algorithm == Algorithm::kHierarchical &&
+                            shard_staging_;
+  const bool staged = multi_process_ && !shard_staged;
+  Staging& staging = *local.staging;
+  const bool in_place = operation.kind == PJRTX_Collective_ALL_REDUCE ||
+                        operation.kind == PJRTX_Collective_BROADCAST ||
+                        operation.kind == PJRTX_Collective_ALL_GATHER;
+  uint8_t* in = device_in;
+  uint8_t* out = device_out;
+  if (staged) {
+    // The input's copy lands where the algorithm wants it: in the output
+    // for operations that work in place, beside it otherwise.
+    uint8_t* host = staging.Reserve(out_bytes + (in_place ? 0 : in_bytes));
+    out = host;
+    in = in_place ? host : host + out_bytes;
+    if (operation.kind == PJRTX_Collective_ALL_GATHER) {
+      in = host + rank * in_bytes;
+    }
+    const bool sends =
+        operation.kind != PJRTX_Collective_SEND_RECV || part.send_to >= 0;
+    if (sends) staging.Out(in, device_in, in_bytes);
+  }
   auto copy_input_to = [&](uint8_t* dst) {
     if (in_bytes > 0 && dst != in) std::memcpy(dst, in, in_bytes);
   };
@@ -367,8 +631,10 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
           break;
         case Algorithm::kHierarchical:
           status = HierarchicalAllReduce(
-              transport, *local.inter_slice, operation.op, operation.type, out,
-              operation.input_count, id_, operation.sequence, deadline);
+              multi_process_ ? *local.intra_slice : transport,
+              *local.inter_slice, operation.op, operation.type, out,
+              operation.input_count, id_, operation.sequence, deadline,
+              shard_staged ? &staging : nullptr);
           break;
         default:
           status = RingAllReduce(transport, operation.op, operation.type, out,
@@ -384,9 +650,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       status = RingReduceScatter(transport, operation.op, operation.type,
                                  scratch.data(), operation.input_count, id_,
                                  operation.sequence, deadline);
-      if (status.ok() && operation.output_bytes > 0) {
-        std::memcpy(out, scratch.data() + rank * operation.output_bytes,
-                    operation.output_bytes);
+      if (status.ok() && out_bytes > 0) {
+        std::memcpy(out, scratch.data() + rank * out_bytes, out_bytes);
       }
       break;
     }
@@ -398,14 +663,14 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       break;
     case PJRTX_Collective_BROADCAST:
       copy_input_to(out);
-      status = Broadcast(transport, operation.root,
-                         absl::MakeSpan(out, operation.output_bytes), id_,
-                         operation.sequence, deadline);
+      status =
+          Broadcast(transport, operation.root, absl::MakeSpan(out, out_bytes),
+                    id_, operation.sequence, deadline);
       break;
     case PJRTX_Collective_ALL_TO_ALL:
       status = AllToAll(transport, absl::MakeConstSpan(in, in_bytes),
-                        absl::MakeSpan(out, operation.output_bytes), id_,
-                        operation.sequence, deadline);
+                        absl::MakeSpan(out, out_bytes), id_, operation.sequence,
+                        deadline);
       break;
     case PJRTX_Collective_SEND_RECV:
       status = transport.SendRecv(
@@ -414,23 +679,45 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
                            : absl::MakeConstSpan(in, in_bytes),
           part.recv_from,
           part.recv_from < 0 ? absl::Span<uint8_t>()
-                             : absl::MakeSpan(out, operation.output_bytes),
+                             : absl::MakeSpan(out, out_bytes),
           MakeTag(id_, operation.sequence, 0), deadline);
       break;
   }
-  // What this rank put on its links crossed ICI: count it on its device.
-  const int64_t sent = transport.counters().bytes_sent;
-  if (sent > local.bytes_counted) {
-    client_->counters(local.device)
-        .device_to_device.Add(sent - local.bytes_counted);
-    local.bytes_counted = sent;
+  if (staged && status.ok() && out_bytes > 0) {
+    staging.In(device_out, out, out_bytes);
   }
+  CountTraffic(local);
   if (!status.ok()) {
     return absl::Status(
         status.code(), absl::StrCat(CollectiveKindName(operation.kind),
                                     " on rank ", rank, ": ", status.message()));
   }
   return absl::OkStatus();
+}
+
+void HostCommunicator::CountTraffic(LocalRank& local) {
+  const TransportCounters all = local.transport->counters();
+  TransportCounters remote;
+  if (local.routed != nullptr) remote = local.routed->remote_counters();
+  TransferCounters& counters = client_->counters(local.device);
+  // Between chips of this process (ICI): what this rank put on its links.
+  const int64_t ici_sent = all.bytes_sent - remote.bytes_sent;
+  if (ici_sent > local.counted.bytes_sent) {
+    counters.device_to_device.Add(ici_sent - local.counted.bytes_sent);
+  }
+  // To and from other processes (DCN), per message.
+  const TransportCounters& last = local.counted_remote;
+  if (remote.messages_sent > last.messages_sent) {
+    counters.dcn_sent.Add(remote.bytes_sent - last.bytes_sent,
+                          remote.messages_sent - last.messages_sent);
+  }
+  if (remote.messages_received > last.messages_received) {
+    counters.dcn_received.Add(
+        remote.bytes_received - last.bytes_received,
+        remote.messages_received - last.messages_received);
+  }
+  local.counted.bytes_sent = std::max(local.counted.bytes_sent, ici_sent);
+  local.counted_remote = remote;
 }
 
 }  // namespace pjrtx::collectives

@@ -1,6 +1,6 @@
 // The communicator of drivers whose device memory is host addressable (the
-// TPU emulator): collectives run on host threads straight over device
-// memory.
+// TPU emulator): collectives run on host threads over device memory, with
+// ranks in other processes reached through a remote transport (UCX).
 #ifndef PJRTX_RUNTIME_COLLECTIVES_HOST_COMMUNICATOR_H_
 #define PJRTX_RUNTIME_COLLECTIVES_HOST_COMMUNICATOR_H_
 
@@ -12,7 +12,9 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/collectives/hierarchical.h"
 #include "runtime/collectives/ordered_worker.h"
+#include "runtime/collectives/routed_transport.h"
 #include "runtime/collectives/transport.h"
 #include "runtime/core/base/client_state.h"
 #include "runtime/core/base/communicator.h"
@@ -29,22 +31,36 @@ namespace pjrtx::collectives {
 // Local dependencies are joined: if any local rank's input or a wait event
 // fails, every local rank's part fails with that error without sending
 // anything, so no rank is left waiting for a peer that will never come.
+//
+// Across processes. Every process whose devices are ranks creates the
+// communicator with the same device ids (creations over the same ids pair
+// up in order, as operations do); their ranks meet through the client's
+// key-value store. Links to ranks in other processes are remote transports
+// (DCN), which cannot read device memory: data crossing them is staged
+// through host memory pooled per rank, exactly one copy out of the device
+// and one back per rank and operation (for the hierarchical all-reduce,
+// only the rank's 1/c shard), counted as staging, device-to-host and
+// host-to-device transfers; bytes sent and received over DCN are counted
+// per device. Each operation's first message to a remote peer carries its
+// header, so ranks that disagree on an operation are told so.
 class HostCommunicator : public Communicator {
  public:
-  // Ranks are `device_ids` (global ids, each once, devices of `client`).
-  // INVALID_ARGUMENT names an unknown or repeated id; UNIMPLEMENTED when a
-  // device belongs to another process or its memory is not host
-  // addressable. `timeout_ms` (> 0) is the operations' default timeout.
+  // Ranks are `device_ids` (global ids, each once, devices of `client`'s
+  // topology). INVALID_ARGUMENT names an unknown or repeated id, or a list
+  // without a device of this process; UNIMPLEMENTED when a device's memory
+  // is not host addressable, or ranks are in other processes and
+  // `make_remote` is null; FAILED_PRECONDITION when ranks are in other
+  // processes and the client has no key-value store. `timeout_ms` (> 0) is
+  // the operations' default timeout, and bounds the wait for the other
+  // processes at creation.
   static absl::StatusOr<std::unique_ptr<Communicator>> Create(
       std::shared_ptr<ClientState> client, absl::Span<const int64_t> device_ids,
-      int64_t timeout_ms);
+      int64_t timeout_ms, TransportFactory make_remote = nullptr);
 
   // Waits for the operations in flight.
   ~HostCommunicator() override;
 
-  int64_t size() const override {
-    return static_cast<int64_t>(devices_.size());
-  }
+  int64_t size() const override { return size_; }
   const std::vector<int64_t>& local_ranks() const override {
     return local_ranks_;
   }
@@ -54,28 +70,52 @@ class HostCommunicator : public Communicator {
 
  private:
   struct Operation;
+  struct Layout;
+  class Staging;
 
   // One local rank: its device, its links to the other ranks, its thread.
   struct LocalRank {
     int64_t rank = 0;
     int device = 0;  // Index into the client's devices.
     std::unique_ptr<Transport> transport;
-    // The single-rank cross-slice link a hierarchical all-reduce uses
-    // while every rank is in one slice.
+    // The links of a hierarchical all-reduce: the rank's slice, and the
+    // chips at its position in every slice.
+    std::unique_ptr<Transport> intra_slice;
     std::unique_ptr<Transport> inter_slice;
-    int64_t bytes_counted = 0;  // transport's bytes_sent already counted.
+    // Null while every rank is in this process. Owned by `transport`.
+    RoutedTransport* routed = nullptr;
+    std::unique_ptr<Staging> staging;
+    // What was already added to the device's counters: ICI bytes sent, and
+    // the remote link's counters.
+    TransportCounters counted;
+    TransportCounters counted_remote;
     std::unique_ptr<OrderedWorker> worker;
   };
 
-  HostCommunicator(std::shared_ptr<ClientState> client,
-                   std::vector<int> devices, int64_t timeout_ms);
+  HostCommunicator(std::shared_ptr<ClientState> client, const Layout& layout,
+                   int64_t timeout_ms);
+
+  // Turns the local ranks' links into routed ones over `remotes` (one per
+  // local rank) and sets up the hierarchical all-reduce's sub-links.
+  void ConnectRemote(
+      const Layout& layout,
+      std::vector<absl::StatusOr<std::unique_ptr<Transport>>>& remotes);
 
   // Runs local rank `index`'s part of `operation` on its worker.
   absl::Status RunPart(const Operation& operation, size_t index);
+  // Adds what local rank `local`'s links moved since the last call to its
+  // device's counters.
+  void CountTraffic(LocalRank& local);
 
   const std::shared_ptr<ClientState> client_;
-  const std::vector<int> devices_;  // Client device index of every rank.
+  const int64_t size_;
   const int64_t timeout_ms_;
+  // Whether the hierarchical all-reduce can run (equal slices), and with
+  // its shard staged (every slice within one process).
+  int num_slices_ = 1;
+  bool equal_slices_ = true;
+  bool multi_process_ = false;
+  bool shard_staging_ = false;
   const uint32_t id_;  // Tags of different communicators never collide.
   std::vector<int64_t> local_ranks_;
   std::vector<LocalRank> local_;

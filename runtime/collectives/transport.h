@@ -6,10 +6,15 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/collectives/operation_header.h"
+#include "runtime/core/base/key_value_store.h"
 
 namespace pjrtx::collectives {
 
@@ -74,6 +79,14 @@ class Transport {
   // ignore it.
   virtual void BeginOperation(const OperationHeader& /*header*/) {}
 };
+
+// Makes rank `rank` of a `size`-rank transport whose ranks meet under
+// `key` in `store` (e.g. a UcxTransport); blocks until every rank is there
+// or `timeout_ms` passes.
+using TransportFactory =
+    std::function<absl::StatusOr<std::unique_ptr<Transport>>(
+        KeyValueStore& store, const std::string& key, int rank, int size,
+        int64_t timeout_ms)>;
 
 }  // namespace pjrtx::collectives
 

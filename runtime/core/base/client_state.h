@@ -32,6 +32,10 @@ class ClientState {
 
   const TopologySpec& topology() const { return topology_; }
   Driver& driver() const { return *driver_; }
+  // Null when the client was created without one.
+  const std::shared_ptr<KeyValueStore>& key_value_store() const {
+    return key_value_store_;
+  }
   int num_devices() const { return static_cast<int>(topology_.devices.size()); }
   const DeviceSpec& device(int index) const { return topology_.devices[index]; }
   int default_memory(int device) const {

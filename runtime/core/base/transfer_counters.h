@@ -11,9 +11,9 @@ namespace pjrtx {
 // take snapshots and subtract, so no ordering with other memory is needed.
 class TransferCounter {
  public:
-  void Add(int64_t bytes) {
+  void Add(int64_t bytes, int64_t ops = 1) {
     bytes_.fetch_add(bytes, std::memory_order_relaxed);
-    ops_.fetch_add(1, std::memory_order_relaxed);
+    ops_.fetch_add(ops, std::memory_order_relaxed);
   }
   int64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
   int64_t ops() const { return ops_.load(std::memory_order_relaxed); }
