@@ -62,6 +62,7 @@
 #include "runtime/collectives/ucx/ucx_transport.h"
 #include "runtime/coordination/key_value_server.h"
 #include "runtime/coordination/tcp_key_value_store.h"
+#include "tests/bench/communicator_rank.h"
 #include "tests/bench/ratio_benchmark.h"
 
 namespace {
@@ -85,6 +86,10 @@ struct Flags {
   std::string mpi_anchor;  // Default: beside this executable.
   bool skip_inprocess = false;
   bool skip_ucx = false;
+  // The tpu_emu plugin; default: where the build puts it beside this
+  // executable.
+  std::string plugin;
+  int communicator_rank = -1;  // >= 0: run as that rank of the plugin job.
 };
 
 void Progress(const std::string& what) {
@@ -743,6 +748,56 @@ class Driver {
   uint32_t sequence_ = 1;
 };
 
+// Drives the plugin-level job (communicator_rank.h): one tpu_emu chip per
+// process, collectives through the C ABI, staging included.
+class CommunicatorDriver {
+ public:
+  explicit CommunicatorDriver(pjrtx::TcpKeyValueStore& store) : store_(store) {}
+
+  // Median seconds of `iterations` all-reduces.
+  std::optional<double> AllReduce(int64_t bytes, int iterations) {
+    std::optional<std::vector<double>> times =
+        Ask(absl::StrCat("allreduce ", bytes, " ", iterations));
+    if (!times) return std::nullopt;
+    return Median(*times);
+  }
+
+  // Seconds per message of a one-way stream.
+  std::optional<double> Stream(int64_t bytes, int iterations) {
+    std::optional<std::vector<double>> seconds =
+        Ask(absl::StrCat("sendrecv ", bytes, " ", iterations));
+    if (!seconds || seconds->size() != 1) return std::nullopt;
+    return (*seconds)[0];
+  }
+
+  void Quit() { (void)store_.Put(pjrtx::bench::CommandKey(next_++), "quit"); }
+
+ private:
+  std::optional<std::vector<double>> Ask(const std::string& command) {
+    const int index = next_++;
+    absl::Status put = store_.Put(pjrtx::bench::CommandKey(index), command);
+    absl::StatusOr<std::string> answer =
+        put.ok() ? store_.Get(pjrtx::bench::ResultKey(index), 600'000)
+                 : absl::StatusOr<std::string>(put);
+    if (!answer.ok() || absl::StartsWith(*answer, "error:")) {
+      std::fprintf(
+          stderr, "error: communicator job, '%s': %s\n", command.c_str(),
+          answer.ok() ? answer->c_str() : answer.status().ToString().c_str());
+      return std::nullopt;
+    }
+    std::vector<double> values;
+    for (absl::string_view word : absl::StrSplit(*answer, ' ')) {
+      double v;
+      if (!absl::SimpleAtod(word, &v)) return std::nullopt;
+      values.push_back(v);
+    }
+    return values;
+  }
+
+  pjrtx::TcpKeyValueStore& store_;
+  int next_ = 0;
+};
+
 // The fields of ucx_perftest's "Final:" line: iterations, overhead (us)
 // 50th percentile, average, overall; bandwidth (MiB/s) average, overall;
 // message rate average, overall.
@@ -789,10 +844,11 @@ std::optional<std::vector<double>> RunPerftest(const std::string& perftest,
                    server_output.c_str());
       continue;
     }
-    std::optional<std::string> output =
-        RunCapture({perftest, "127.0.0.1", "-p", port, "-t", test, "-s",
-                    absl::StrCat(bytes), "-n", absl::StrCat(iterations)},
-                   env, 120);
+    // -O 1: one send in flight, as in the subject's stream.
+    std::optional<std::string> output = RunCapture(
+        {perftest, "127.0.0.1", "-p", port, "-t", test, "-s",
+         absl::StrCat(bytes), "-n", absl::StrCat(iterations), "-O", "1"},
+        env, 120);
     ReadUntil(server_fd, &server_output, "",
               Clock::now() + std::chrono::seconds(5));
     close(server_fd);
@@ -887,6 +943,32 @@ bool RunUcx(const Flags& flags, const std::string& self) {
     std::printf("SKIP ucx_perftest: %s not found (Debian package ucx-utils)\n",
                 flags.perftest.c_str());
 
+  // The plugin-level job: tpu_emu chips, one per process, collectives
+  // through the C ABI with staging; the bars apply to it. The transport
+  // alone (UcxTransport over host memory) is measured beside it.
+  std::string plugin = flags.plugin;
+  if (plugin.empty()) {
+    plugin = self.substr(0, self.rfind('/') + 1) +
+             "../../plugins/tpu_emu/libpjrt_tpuemu.so";
+  }
+  const bool have_plugin = access(plugin.c_str(), R_OK) == 0;
+  if (!have_plugin) {
+    std::printf("SKIP plugin-level figures: %s not found (--plugin=PATH)\n",
+                plugin.c_str());
+  }
+  for (int r = 0; r < 2 && have_plugin; ++r) {
+    const pid_t rank =
+        Spawn({self, absl::StrCat("--communicator-rank=", r),
+               absl::StrCat("--coordinator=", (*server)->address()),
+               absl::StrCat("--plugin=", plugin)},
+              {}, nullptr);
+    if (rank < 0) {
+      std::fprintf(stderr, "error: cannot start communicator rank %d\n", r);
+      return false;
+    }
+  }
+  CommunicatorDriver communicator(**store);
+
   // Send/recv 1 MiB bandwidth against ucx_perftest tag_bw.
   const int64_t kBwBytes = 1 << 20;
   const int bw_iterations = quick ? 200 : 2000;
@@ -895,6 +977,7 @@ bool RunUcx(const Flags& flags, const std::string& self) {
                           have_perftest ? " vs ucx_perftest tag_bw" : ""));
     std::vector<Measure> measures = {
         [&] { return driver.Stream(kBwBytes, bw_iterations); }};
+    const int perftest_at = static_cast<int>(measures.size());
     if (have_perftest) {
       measures.push_back([&]() -> std::optional<double> {
         auto f = RunPerftest(flags.perftest, "tag_bw", kBwBytes, bw_iterations);
@@ -902,23 +985,41 @@ bool RunUcx(const Flags& flags, const std::string& self) {
         return (*f)[3] * 1e-6;  // Overall overhead: seconds per message.
       });
     }
+    const int plugin_at = static_cast<int>(measures.size());
+    if (have_plugin) {
+      measures.push_back(
+          [&] { return communicator.Stream(kBwBytes, bw_iterations); });
+    }
     std::optional<Samples> s = AlternateMeasures(measures, trials);
     if (!s) {
       ok = false;
     } else {
-      const double t = Median(s->seconds[0]);
+      const double perftest =
+          have_perftest ? Median(s->seconds[perftest_at]) : 0;
       PrintTableHeader("send/recv over UCX tcp, 2 processes (busbw = algbw)");
-      PrintRow(kBwBytes, "send/recv", t, 1.0,
-               have_perftest ? Median(s->seconds[1]) : 0);
-      if (have_perftest) {
-        RatioResult r = RatioOf(*s, 0, 1, 1.0);
+      PrintRow(kBwBytes, "transport", Median(s->seconds[0]), 1.0, perftest);
+      if (have_plugin) {
+        PrintRow(kBwBytes, "tpu_emu chips", Median(s->seconds[plugin_at]), 1.0,
+                 perftest);
+      }
+      if (have_perftest && have_plugin) {
+        RatioResult r = RatioOf(*s, plugin_at, perftest_at, 1.0);
         results.push_back(
             {"collectives.ucx2.sendrecv_bw.1MiB", r,
-             absl::StrFormat("GBps=%.3f "
-                             "perftest_GBps=%.3f iterations=%d bar=0.8 %s",
+             absl::StrFormat("GBps=%.3f perftest_GBps=%.3f iterations=%d "
+                             "path=plugin bar=0.8 %s",
                              kBwBytes / r.subject_seconds / 1e9,
                              kBwBytes / r.anchor_seconds / 1e9, bw_iterations,
                              Pass(r.median_ratio >= 0.8))});
+      }
+      if (have_perftest) {
+        RatioResult r = RatioOf(*s, 0, perftest_at, 1.0);
+        results.push_back(
+            {"collectives.ucx2.transport_sendrecv_bw.1MiB", r,
+             absl::StrFormat("GBps=%.3f perftest_GBps=%.3f iterations=%d",
+                             kBwBytes / r.subject_seconds / 1e9,
+                             kBwBytes / r.anchor_seconds / 1e9,
+                             bw_iterations)});
       }
     }
   }
@@ -926,18 +1027,23 @@ bool RunUcx(const Flags& flags, const std::string& self) {
   // 8 B round trip and 8 B all-reduce against ucx_perftest tag_lat.
   const int lat_iterations = quick ? 2000 : 20000;
   if (ok) {
-    Progress(absl::StrCat("8 B ping-pong and 8 B ring all-reduce x",
-                          lat_iterations,
+    Progress(absl::StrCat("8 B ping-pong and 8 B all-reduce x", lat_iterations,
                           have_perftest ? " vs ucx_perftest tag_lat" : ""));
     std::vector<Measure> measures = {
         [&] { return driver.PingPong(8, lat_iterations); },
         [&] { return driver.AllReduce(0, 8, lat_iterations); }};
+    const int perftest_at = static_cast<int>(measures.size());
     if (have_perftest) {
       measures.push_back([&]() -> std::optional<double> {
         auto f = RunPerftest(flags.perftest, "tag_lat", 8, lat_iterations);
         if (!f) return std::nullopt;
         return (*f)[1] * 1e-6;  // Median one-way latency.
       });
+    }
+    const int plugin_at = static_cast<int>(measures.size());
+    if (have_plugin) {
+      measures.push_back(
+          [&] { return communicator.AllReduce(8, lat_iterations); });
     }
     std::optional<Samples> s = AlternateMeasures(measures, trials);
     if (!s) {
@@ -946,22 +1052,34 @@ bool RunUcx(const Flags& flags, const std::string& self) {
       PrintTableHeader(
           "8 B latency over UCX tcp, 2 processes (medians; anchor = "
           "ucx_perftest tag_lat round trip = 2 x one-way)");
-      const double rtt = have_perftest ? 2 * Median(s->seconds[2]) : 0;
+      const double rtt =
+          have_perftest ? 2 * Median(s->seconds[perftest_at]) : 0;
       PrintRow(8, "ping-pong rtt", Median(s->seconds[0]), 1.0, rtt);
-      PrintRow(8, "ring", Median(s->seconds[1]), 1.0, rtt);
+      PrintRow(8, "transport ring", Median(s->seconds[1]), 1.0, rtt);
+      if (have_plugin) {
+        PrintRow(8, "tpu_emu chips", Median(s->seconds[plugin_at]), 1.0, rtt);
+      }
       if (have_perftest) {
-        RatioResult p = RatioOf(*s, 0, 2, 2.0);
+        RatioResult p = RatioOf(*s, 0, perftest_at, 2.0);
         results.push_back(
             {"collectives.ucx2.pingpong_rtt.8B", p,
              absl::StrFormat("us=%.2f "
                              "perftest_rtt_us=%.2f iterations=%d",
                              p.subject_seconds * 1e6, p.anchor_seconds * 1e6,
                              lat_iterations)});
-        RatioResult a = RatioOf(*s, 1, 2, 2.0);
+        RatioResult t = RatioOf(*s, 1, perftest_at, 2.0);
+        results.push_back(
+            {"collectives.ucx2.transport_allreduce_vs_tag_rtt.8B", t,
+             absl::StrFormat("us=%.2f perftest_rtt_us=%.2f times_rtt=%.2f",
+                             t.subject_seconds * 1e6, t.anchor_seconds * 1e6,
+                             1 / t.median_ratio)});
+      }
+      if (have_perftest && have_plugin) {
+        RatioResult a = RatioOf(*s, plugin_at, perftest_at, 2.0);
         results.push_back(
             {"collectives.ucx2.allreduce_vs_tag_rtt.8B", a,
-             absl::StrFormat("us=%.2f "
-                             "perftest_rtt_us=%.2f times_rtt=%.2f bar=0.333 %s",
+             absl::StrFormat("us=%.2f perftest_rtt_us=%.2f times_rtt=%.2f "
+                             "path=plugin bar=0.333 %s",
                              a.subject_seconds * 1e6, a.anchor_seconds * 1e6,
                              1 / a.median_ratio,
                              Pass(a.median_ratio >= 1.0 / 3))});
@@ -969,7 +1087,7 @@ bool RunUcx(const Flags& flags, const std::string& self) {
     }
   }
 
-  // Ring all-reduce of 16 MiB against OpenMPI.
+  // All-reduce of 16 MiB against OpenMPI.
   std::string mpi_anchor = flags.mpi_anchor;
   if (mpi_anchor.empty())
     mpi_anchor = self.substr(0, self.rfind('/') + 1) + "mpi_allreduce_anchor";
@@ -989,14 +1107,21 @@ bool RunUcx(const Flags& flags, const std::string& self) {
   const int64_t kAllReduceBytes = 16 << 20;
   const int ar_iterations = quick ? 10 : 50;
   if (ok) {
-    Progress(absl::StrCat("ring all-reduce ", SizeName(kAllReduceBytes), " x",
+    Progress(absl::StrCat("all-reduce ", SizeName(kAllReduceBytes), " x",
                           ar_iterations,
                           have_mpi ? " vs OpenMPI MPI_Allreduce" : ""));
     std::vector<Measure> measures = {
         [&] { return driver.AllReduce(0, kAllReduceBytes, ar_iterations); }};
+    const int mpi_at = static_cast<int>(measures.size());
     if (have_mpi) {
       measures.push_back([&] {
         return RunMpiAnchor(mpirun_argv, kAllReduceBytes, ar_iterations);
+      });
+    }
+    const int plugin_at = static_cast<int>(measures.size());
+    if (have_plugin) {
+      measures.push_back([&] {
+        return communicator.AllReduce(kAllReduceBytes, ar_iterations);
       });
     }
     std::optional<Samples> s = AlternateMeasures(measures, trials);
@@ -1006,16 +1131,26 @@ bool RunUcx(const Flags& flags, const std::string& self) {
       PrintTableHeader(
           "all-reduce over UCX tcp, 2 processes (medians; anchor = OpenMPI "
           "ob1/tcp MPI_Allreduce; busbw = algbw for n = 2)");
-      PrintRow(kAllReduceBytes, "ring", Median(s->seconds[0]), 1.0,
-               have_mpi ? Median(s->seconds[1]) : 0);
+      const double mpi = have_mpi ? Median(s->seconds[mpi_at]) : 0;
+      PrintRow(kAllReduceBytes, "transport ring", Median(s->seconds[0]), 1.0,
+               mpi);
+      if (have_plugin) {
+        PrintRow(kAllReduceBytes, "tpu_emu chips",
+                 Median(s->seconds[plugin_at]), 1.0, mpi);
+      }
       if (have_mpi) {
-        RatioResult r = RatioOf(*s, 0, 1, 1.0);
+        RatioResult t = RatioOf(*s, 0, mpi_at, 1.0);
         results.push_back(
-            {"collectives.ucx2.allreduce_ring.16MiB_vs_openmpi", r,
-             absl::StrFormat(""
-                             "ms=%.3f openmpi_ms=%.3f busbw_GBps=%.3f "
-                             "openmpi_busbw_GBps=%.3f "
-                             "bar=1.0 %s",
+            {"collectives.ucx2.transport_allreduce_ring.16MiB_vs_openmpi", t,
+             absl::StrFormat("ms=%.3f openmpi_ms=%.3f", t.subject_seconds * 1e3,
+                             t.anchor_seconds * 1e3)});
+      }
+      if (have_mpi && have_plugin) {
+        RatioResult r = RatioOf(*s, plugin_at, mpi_at, 1.0);
+        results.push_back(
+            {"collectives.ucx2.allreduce.16MiB_vs_openmpi", r,
+             absl::StrFormat("ms=%.3f openmpi_ms=%.3f busbw_GBps=%.3f "
+                             "openmpi_busbw_GBps=%.3f path=plugin bar=1.0 %s",
                              r.subject_seconds * 1e3, r.anchor_seconds * 1e3,
                              kAllReduceBytes / r.subject_seconds / 1e9,
                              kAllReduceBytes / r.anchor_seconds / 1e9,
@@ -1023,6 +1158,7 @@ bool RunUcx(const Flags& flags, const std::string& self) {
       }
     }
   }
+  if (have_plugin) communicator.Quit();
 
   // Sweeps (full mode only): subject figures, no anchor.
   if (ok && !quick) {
@@ -1085,7 +1221,12 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
       if (!absl::SimpleAtoi(rank, &flags->rank) || flags->rank < 0 ||
           flags->rank > 1)
         return false;
+    } else if (value("--communicator-rank=", &rank)) {
+      if (!absl::SimpleAtoi(rank, &flags->communicator_rank) ||
+          flags->communicator_rank < 0 || flags->communicator_rank > 1)
+        return false;
     } else if (value("--coordinator=", &flags->coordinator) ||
+               value("--plugin=", &flags->plugin) ||
                value("--perftest=", &flags->perftest) ||
                value("--mpirun=", &flags->mpirun) ||
                value("--mpi-anchor=", &flags->mpi_anchor)) {
@@ -1093,7 +1234,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags) {
       return false;
     }
   }
-  return flags->rank == 0 || !flags->coordinator.empty();
+  const bool child = flags->rank == 1 || flags->communicator_rank >= 0;
+  return !child || !flags->coordinator.empty();
 }
 
 }  // namespace
@@ -1103,7 +1245,8 @@ int main(int argc, char** argv) {
   if (!ParseFlags(argc, argv, &flags)) {
     std::fprintf(stderr,
                  "usage: %s [--quick] [--perftest=PATH] [--mpirun=PATH] "
-                 "[--mpi-anchor=PATH] [--skip-inprocess] [--skip-ucx]\n"
+                 "[--mpi-anchor=PATH] [--plugin=PATH] [--skip-inprocess] "
+                 "[--skip-ucx]\n"
                  "       (rank 1, started by rank 0: --rank=1 "
                  "--coordinator=HOST:PORT)\n",
                  argv[0]);
@@ -1112,6 +1255,11 @@ int main(int argc, char** argv) {
   if (flags.rank == 1) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     return RunRankOne(flags);
+  }
+  if (flags.communicator_rank >= 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return pjrtx::bench::RunCommunicatorRank(flags.plugin, flags.coordinator,
+                                             flags.communicator_rank);
   }
   signal(SIGINT, OnSignal);
   signal(SIGTERM, OnSignal);

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace pjrtx::collectives {
@@ -48,7 +49,8 @@ absl::StatusOr<ucp_context_h> InitContext(const UcxContext::Options& options) {
     if (std::getenv(absl::StrCat("UCX_", name).c_str()) != nullptr) continue;
     // UCP hands keys it does not know to the transports, which know them
     // without their prefix ("TCP_SNDBUF" is tcp's "SNDBUF").
-    const std::string key = name.substr(name.find('_') + 1);
+    const std::string key =
+        absl::StartsWith(name, "TCP_") ? name.substr(4) : name;
     status = ucp_config_modify(config, key.c_str(), value.c_str());
     if (status != UCS_OK) {
       ucp_config_release(config);
