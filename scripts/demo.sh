@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the demo.
+# Installs what is missing, builds, and runs the demo: multislice training
+# on the TPU emulator, 2 slices (processes) of 4 chips, data parallel over
+# DCN and parameters sharded over ICI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 ./scripts/build.sh release
-./build/release/samples/hello_devices build/release/plugins/tpu_emu/libpjrt_tpuemu.so topology=v5e:2x2
+./build/release/samples/multislice_train/multislice_train "$@"

@@ -19,7 +19,7 @@ if [ "${1:-}" = "--tsan" ]; then
   # UCX intercepts mmap unless told not to, which TSan cannot follow.
   UCX_MEM_MMAP_HOOK_MODE=none \
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp" \
-    run_ctest tsan -L "unit|conformance"
+    run_ctest tsan -L "unit|conformance|multiprocess"
   exit 0
 fi
 

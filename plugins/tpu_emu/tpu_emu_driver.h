@@ -17,6 +17,9 @@ struct DriverConfig {
   bool sync = false;                     // One worker thread for all chips.
   // f32 dots as one bf16 pass (matmul_precision=tpu) instead of exact f32.
   bool tpu_precision = false;
+  // Bandwidth of each chip's link to other slices (DCN) in GB/s; 0: as
+  // fast as the transport goes.
+  double dcn_gbps = 0;
 };
 
 // Devices: every chip of every slice (global id = slice index x chips per
@@ -42,6 +45,7 @@ class TpuEmuDriver : public pjrtx::Driver {
       std::string_view format, std::string_view code,
       const pjrtx::ProgramOptions& options) override;
   int NumWorkerThreads() const override { return config_.sync ? 1 : 0; }
+  const DriverConfig& config() const { return config_; }
 
  private:
   const DriverConfig config_;

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "plugins/tpu_emu/tpu_emu_driver.h"
 #include "runtime/collectives/host_communicator.h"
+#include "runtime/collectives/rate_limited_transport.h"
 #ifdef PJRTX_HAVE_UCX
 #include "runtime/collectives/ucx/ucx_transport_factory.h"
 #endif
@@ -39,6 +40,9 @@ class TpuEmuPlugin : public pjrtx::Plugin {
 #ifdef PJRTX_HAVE_UCX
     remote = pjrtx::collectives::UcxTransportFactory();
 #endif
+    const double dcn_gbps =
+        static_cast<const TpuEmuDriver&>(client->driver()).config().dcn_gbps;
+    remote = pjrtx::collectives::RateLimited(std::move(remote), dcn_gbps * 1e9);
     return pjrtx::collectives::HostCommunicator::Create(
         std::move(client), global_device_ids, timeout_ms, std::move(remote));
   }
@@ -59,6 +63,9 @@ class TpuEmuPlugin : public pjrtx::Plugin {
         {"matmul_precision", std::string("highest"),
          "highest: f32 dot products are exact f32; tpu: they run as one "
          "bf16 pass accumulating in f32, like a TPU's DEFAULT precision"},
+        {"dcn_gbps", 0.0f,
+         "Bandwidth of each chip's link to other slices (DCN) in GB/s, "
+         "emulated over the real transport; 0: uncapped"},
         {"mode", std::string("async"),
          "async: chips run on a thread pool; sync: one thread runs every "
          "chip in turn, deterministically"},
@@ -91,6 +98,13 @@ class TpuEmuPlugin : public pjrtx::Plugin {
           absl::StrCat("mode is '", mode, "'; expected 'async' or 'sync'"));
     }
     config.sync = mode == "sync";
+    config.dcn_gbps = options.GetFloat("dcn_gbps");
+    if (!(config.dcn_gbps >= 0) || config.dcn_gbps > 1e4) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("dcn_gbps is ", config.dcn_gbps,
+                       "; expected 0 (uncapped) or a bandwidth up to 10000 "
+                       "GB/s"));
+    }
     const std::string& precision = options.GetString("matmul_precision");
     if (precision != "highest" && precision != "tpu") {
       return absl::InvalidArgumentError(

@@ -21,6 +21,7 @@
 #include "runtime/collectives/ring.h"
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/status_macros.h"
+#include "runtime/core/base/trace_recorder.h"
 
 namespace pjrtx::collectives {
 
@@ -568,6 +569,11 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
 absl::Status HostCommunicator::RunPart(const Operation& operation,
                                        size_t index) {
   LocalRank& local = local_[index];
+  // The whole part, staging copies and waits for peers included: that is
+  // how long the collective holds the device.
+  ScopedTraceInterval trace(
+      client_->device(local.device).global_id, "collective",
+      [&operation] { return std::string(CollectiveKindName(operation.kind)); });
   const Operation::Part& part = operation.parts[index];
   Transport& transport = *local.transport;
   const Deadline deadline =

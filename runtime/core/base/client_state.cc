@@ -1,12 +1,14 @@
 #include "runtime/core/base/client_state.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/host_queue.h"
+#include "runtime/core/base/trace_recorder.h"
 
 namespace pjrtx {
 namespace {
@@ -59,6 +61,11 @@ absl::StatusOr<std::shared_ptr<ClientState>> ClientState::Create(
   state->topology_ = state->driver_->Describe();
   absl::Status valid = CheckTopology(state->topology_);
   if (!valid.ok()) return valid;
+  if (TraceRecorder* trace = TraceRecorder::Get(); trace != nullptr) {
+    // One track group per process, so the traces of a job's processes can
+    // be loaded together.
+    trace->set_process_index(state->topology_.process_index);
+  }
   for (size_t m = 0; m < state->topology_.memories.size(); ++m) {
     state->memories_.push_back(std::make_shared<MemorySpace>(
         state->driver_, static_cast<int>(m), state->topology_.memories[m]));
@@ -84,6 +91,16 @@ ClientState::~ClientState() {
   }
   queues_.clear();
   pool_.reset();
+  // Every program has finished, so the trace is complete for this client.
+  // A destructor cannot fail, and losing the trace must not stop the
+  // framework: warn only.
+  if (TraceRecorder* trace = TraceRecorder::Get(); trace != nullptr) {
+    absl::Status flushed = trace->Flush();
+    if (!flushed.ok()) {
+      std::fprintf(stderr, "pjrtx: warning: trace not written: %s\n",
+                   flushed.ToString().c_str());
+    }
+  }
 }
 
 bool ClientState::DeviceAddressesMemory(int device, int memory) const {

@@ -10,6 +10,7 @@
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/executable_file_generated.h"
 #include "runtime/core/base/status_macros.h"
+#include "runtime/core/base/trace_recorder.h"
 
 namespace pjrtx {
 namespace {
@@ -238,12 +239,19 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
       out_allocations.push_back(std::move(allocation));
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
+    const int64_t global_id = client_->device(device).global_id;
     EventRef done = client_->queue(device).Enqueue(
-        deps, [compiled = std::move(compiled), device,
+        deps, [compiled = std::move(compiled), device, global_id,
                held_inputs = std::move(held_inputs), out_allocations]() {
           SmallVector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());
+          // Covers the run only, not the wait for dependencies, so gaps on
+          // the device's track are time the device sat idle.
+          ScopedTraceInterval trace(global_id, "compute", [&compiled] {
+            return compiled->name.empty() ? std::string("execute")
+                                          : compiled->name;
+          });
           return compiled->program->Run(device, in, out);
         });
     Run run;

@@ -73,12 +73,24 @@ void HostQueue::Drain() {
     }
     if (status.ok()) status = std::move(item->task)();
     item->task = nullptr;  // Release what the task captured before signalling.
+    bool yield = false;
     {
       // Pop only after running so that WaitIdle sees the task in flight.
       std::lock_guard<std::mutex> lock(mu_);
       items_.pop_front();
+      // Other devices' work is waiting for a thread: go to the back of the
+      // line rather than run this device's whole queue first, or chips
+      // sharing the pool take turns by queue instead of by task (one chip
+      // of a slice finishing its step before another starts holds up every
+      // collective between them).
+      yield =
+          pool_->HasWaitingWork() && !items_.empty() && items_.front()->ready;
     }
     item->done->Set(std::move(status));
+    if (yield) {
+      pool_->Schedule([this] { Drain(); });
+      return;
+    }
   }
 }
 

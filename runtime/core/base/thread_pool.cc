@@ -28,6 +28,7 @@ void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     work_.push_back(std::move(fn));
+    waiting_.store(work_.size(), std::memory_order_relaxed);
   }
   work_cv_.notify_one();
 }
@@ -41,6 +42,7 @@ void ThreadPool::WorkerLoop() {
       if (work_.empty()) return;  // Stopping and drained.
       fn = std::move(work_.front());
       work_.pop_front();
+      waiting_.store(work_.size(), std::memory_order_relaxed);
     }
     std::move(fn)();
   }

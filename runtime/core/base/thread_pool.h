@@ -2,6 +2,7 @@
 #ifndef PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
 #define PJRTX_RUNTIME_CORE_BASE_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -26,6 +27,13 @@ class ThreadPool {
   void Schedule(absl::AnyInvocable<void() &&> fn);
   int num_threads() const { return static_cast<int>(threads_.size()); }
 
+  // Whether closures are posted and not yet started: a long-running
+  // closure that can pause should then yield (re-post its rest) so that
+  // the others get a turn. A hint, read without the lock.
+  bool HasWaitingWork() const {
+    return waiting_.load(std::memory_order_relaxed) > 0;
+  }
+
  private:
   void WorkerLoop();
 
@@ -33,6 +41,7 @@ class ThreadPool {
   std::condition_variable work_cv_;
   std::deque<absl::AnyInvocable<void() &&>> work_;  // Guarded by mu_.
   bool stopping_ = false;                           // Guarded by mu_.
+  std::atomic<size_t> waiting_{0};                  // work_.size().
   std::vector<std::thread> threads_;
 };
 

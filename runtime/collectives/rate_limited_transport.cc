@@ -1,0 +1,45 @@
+#include "runtime/collectives/rate_limited_transport.h"
+
+#include <chrono>
+#include <thread>
+#include <utility>
+
+namespace pjrtx::collectives {
+
+RateLimitedTransport::RateLimitedTransport(std::unique_ptr<Transport> link,
+                                           double bytes_per_second)
+    : link_(std::move(link)), bytes_per_second_(bytes_per_second) {}
+
+absl::Status RateLimitedTransport::SendRecv(int to,
+                                            absl::Span<const uint8_t> send,
+                                            int from, absl::Span<uint8_t> recv,
+                                            uint64_t tag, Deadline deadline) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = link_->SendRecv(to, send, from, recv, tag, deadline);
+  if (!status.ok() || to < 0 || send.empty()) return status;
+  const auto due =
+      start +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(send.size() / bytes_per_second_));
+  if (due > deadline) {
+    return absl::DeadlineExceededError(
+        "the rate-limited link cannot send this message before the deadline");
+  }
+  std::this_thread::sleep_until(due);
+  return absl::OkStatus();
+}
+
+TransportFactory RateLimited(TransportFactory make, double bytes_per_second) {
+  if (bytes_per_second <= 0 || make == nullptr) return make;
+  return [make = std::move(make), bytes_per_second](
+             KeyValueStore& store, const std::string& key, int rank, int size,
+             int64_t timeout_ms) -> absl::StatusOr<std::unique_ptr<Transport>> {
+    absl::StatusOr<std::unique_ptr<Transport>> link =
+        make(store, key, rank, size, timeout_ms);
+    if (!link.ok()) return link.status();
+    return std::unique_ptr<Transport>(
+        new RateLimitedTransport(*std::move(link), bytes_per_second));
+  };
+}
+
+}  // namespace pjrtx::collectives
