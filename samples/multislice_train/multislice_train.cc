@@ -3,7 +3,7 @@
 // training at scale, at laptop size.
 //
 //   multislice_train [--slices=2] [--topology=v5e:2x2] [--steps=40]
-//                    [--overlap=on|off] [--dcn-gbps=0.2] [--trace=FILE]
+//                    [--overlap=on|off] [--dcn-gbps=0.03] [--trace=FILE]
 //                    [--layers=4] [--width=256] [--batch=32] [--lr=8]
 //                    [--plugin=PATH]
 //
@@ -57,8 +57,10 @@
 #include "runtime/client/device.h"
 #include "runtime/client/executable.h"
 #include "runtime/client/plugin_library.h"
+#include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
 #include "runtime/coordination/launch_environment.h"
+#include "samples/common/relaunch.h"
 #include "samples/multislice_train/gemm_peak.h"
 #include "samples/multislice_train/programs.h"
 
@@ -79,7 +81,7 @@ constexpr int64_t kTeacherHidden = 8;
 
 constexpr char kUsage[] =
     "usage: multislice_train [--slices=2] [--topology=v5e:2x2] [--steps=40]\n"
-    "                        [--overlap=on|off] [--dcn-gbps=0.2] "
+    "                        [--overlap=on|off] [--dcn-gbps=0.03] "
     "[--trace=FILE]\n"
     "                        [--layers=4] [--width=256] [--batch=32] "
     "[--lr=8]\n"
@@ -91,10 +93,10 @@ struct Options {
   std::string topology = "v5e:2x2";
   int64_t steps = 40;
   bool overlap = true;
-  // Per chip. A v5e chip's ICI links carry ~100 GB/s and its share of a
-  // host's DCN a few GB/s; the emulator's in-process ICI moves ~1-10 GB/s,
-  // so 0.2 GB/s keeps DCN 5-50x slower than ICI, as on real slices.
-  float dcn_gbps = 0.2f;
+  // Per chip. On TPU v5e ICI:DCN is about 64:1 (~200 GB/s per chip per
+  // direction against ~3 GB/s); the emulator's in-process ICI moves about
+  // 2 GB/s, so 0.03 GB/s keeps that ratio.
+  float dcn_gbps = 0.03f;
   std::string trace;
   int64_t layers = 4;
   int64_t width = 256;
@@ -142,26 +144,6 @@ bool ParseArgs(int argc, char** argv, Options& o) {
     }
   }
   return true;
-}
-
-// Without a launcher and with several slices, run under `pjrtx launch`.
-void RelaunchIfNeeded(const Options& options, int argc, char** argv,
-                      const pjrtx::LaunchEnvironment& environment) {
-  if (environment.launcher != "single" || options.slices == 1) return;
-  std::vector<std::string> args = {PJRTX_CLI, "launch",
-                                   "-n",      absl::StrCat(options.slices),
-                                   "--",      "/proc/self/exe"};
-  char self[4096];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n > 0) args.back() = std::string(self, n);
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
-  std::vector<char*> c_args;
-  for (std::string& arg : args) c_args.push_back(arg.data());
-  c_args.push_back(nullptr);
-  execv(PJRTX_CLI, c_args.data());
-  std::fprintf(stderr, "multislice_train: cannot run %s: %s\n", PJRTX_CLI,
-               std::strerror(errno));
-  std::exit(1);
 }
 
 [[noreturn]] void Fail(absl::string_view what, const absl::Status& status) {
@@ -254,7 +236,7 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, options)) return 2;
   const pjrtx::LaunchEnvironment environment =
       Must(pjrtx::DetectLaunchEnvironment(), "launch environment");
-  RelaunchIfNeeded(options, argc, argv, environment);
+  samples::RelaunchIfNeeded(environment, options.slices, PJRTX_CLI, argc, argv);
   const int process = environment.process_id;
   const int processes = environment.num_processes;
   if (!options.trace.empty()) {
@@ -293,24 +275,16 @@ int main(int argc, char** argv) {
     if (!absl::SimpleAtod(text, &peak)) Fail("peak", absl::InternalError(text));
   }
 
-  pjrtx::client::KeyValueCallbacks key_value;
-  if (pjrtx::TcpKeyValueStore* store = job.store.get()) {
-    key_value.get = [store](absl::string_view key, int64_t timeout_ms) {
-      return store->Get(key, timeout_ms);
-    };
-    key_value.put = [store](absl::string_view key, absl::string_view value) {
-      return store->Put(key, value);
-    };
-  }
   auto library =
       Must(pjrtx::client::PluginLibrary::Load(options.plugin), "plugin");
-  Client client = Must(Client::Create(library,
-                                      {{"topology", options.topology},
-                                       {"num_slices", int64_t{processes}},
-                                       {"slice_index", int64_t{process}},
-                                       {"dcn_gbps", options.dcn_gbps}},
-                                      std::move(key_value)),
-                       "client");
+  Client client =
+      Must(Client::Create(library,
+                          {{"topology", options.topology},
+                           {"num_slices", int64_t{processes}},
+                           {"slice_index", int64_t{process}},
+                           {"dcn_gbps", options.dcn_gbps}},
+                          pjrtx::KeyValueCallbacksFor(job.store.get())),
+           "client");
   const std::vector<Device> devices = client.devices();
   const std::vector<Device> local = client.addressable_devices();
   const int64_t c = static_cast<int64_t>(local.size());

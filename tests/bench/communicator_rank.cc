@@ -19,6 +19,7 @@
 #include "runtime/client/client.h"
 #include "runtime/client/communicator.h"
 #include "runtime/client/plugin_library.h"
+#include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/tcp_key_value_store.h"
 
 namespace pjrtx::bench {
@@ -150,13 +151,6 @@ int RunCommunicatorRank(const std::string& plugin,
   auto store = TcpKeyValueStore::Connect(coordinator, 30'000);
   if (!store.ok()) return fail(store.status());
   std::shared_ptr<TcpKeyValueStore> shared = *std::move(store);
-  client::KeyValueCallbacks key_value;
-  key_value.get = [shared](absl::string_view key, int64_t timeout_ms) {
-    return shared->Get(key, timeout_ms);
-  };
-  key_value.put = [shared](absl::string_view key, absl::string_view value) {
-    return shared->Put(key, value);
-  };
   auto library = client::PluginLibrary::Load(plugin);
   if (!library.ok()) return fail(library.status());
   // One chip per process, each its own slice: every byte between the ranks
@@ -165,7 +159,7 @@ int RunCommunicatorRank(const std::string& plugin,
                                      {{"topology", std::string("v5e:1x1")},
                                       {"num_slices", int64_t{2}},
                                       {"slice_index", int64_t{rank}}},
-                                     std::move(key_value));
+                                     KeyValueCallbacksFor(shared.get()));
   if (!made.ok()) return fail(made.status());
   std::vector<int64_t> ids;
   for (const client::Device& device : made->devices()) {

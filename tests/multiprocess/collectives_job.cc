@@ -41,6 +41,7 @@
 #include "runtime/client/communicator.h"
 #include "runtime/client/device.h"
 #include "runtime/client/plugin_library.h"
+#include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
 #include "runtime/coordination/launch_environment.h"
 
@@ -524,15 +525,6 @@ int main(int argc, char** argv) {
                  coordination.status().ToString().c_str());
     return 1;
   }
-  pjrtx::client::KeyValueCallbacks key_value;
-  if (pjrtx::TcpKeyValueStore* store = coordination->store.get()) {
-    key_value.get = [store](absl::string_view key, int64_t timeout_ms) {
-      return store->Get(key, timeout_ms);
-    };
-    key_value.put = [store](absl::string_view key, absl::string_view value) {
-      return store->Put(key, value);
-    };
-  }
   auto library = pjrtx::client::PluginLibrary::Load(flags.plugin);
   if (!library.ok()) {
     std::fprintf(stderr, "error: %s\n", library.status().ToString().c_str());
@@ -545,7 +537,7 @@ int main(int argc, char** argv) {
                      {{"topology", flags.topology},
                       {"num_slices", int64_t{processes}},
                       {"slice_index", int64_t{process}}},
-                     std::move(key_value));
+                     pjrtx::KeyValueCallbacksFor(coordination->store.get()));
   if (!client.ok()) {
     std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
     return 1;
