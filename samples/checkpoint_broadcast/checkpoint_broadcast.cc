@@ -45,6 +45,7 @@
 #include "runtime/coordination/launch_environment.h"
 #include "samples/checkpoint_broadcast/checkpoint_file.h"
 #include "samples/checkpoint_broadcast/emulated_storage.h"
+#include "samples/common/must.h"
 #include "samples/common/relaunch.h"
 
 namespace {
@@ -56,6 +57,8 @@ using pjrtx::client::Buffer;
 using pjrtx::client::Client;
 using pjrtx::client::Communicator;
 using pjrtx::client::Device;
+using samples::Fail;
+using samples::Must;
 using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kTimeoutMs = 120'000;
@@ -108,22 +111,6 @@ bool ParseArgs(int argc, char** argv, Options& o) {
     }
   }
   return true;
-}
-
-[[noreturn]] void Fail(absl::string_view what, const absl::Status& status) {
-  std::fprintf(stderr, "checkpoint_broadcast: %s: %s\n",
-               std::string(what).c_str(), status.ToString().c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T Must(absl::StatusOr<T> value, absl::string_view what) {
-  if (!value.ok()) Fail(what, value.status());
-  return *std::move(value);
-}
-
-void Must(const absl::Status& status, absl::string_view what) {
-  if (!status.ok()) Fail(what, status);
 }
 
 // The checkpoint's values: distinct per tensor and element, exact in f32.

@@ -60,6 +60,7 @@
 #include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
 #include "runtime/coordination/launch_environment.h"
+#include "samples/common/must.h"
 #include "samples/common/relaunch.h"
 #include "samples/multislice_train/gemm_peak.h"
 #include "samples/multislice_train/programs.h"
@@ -73,6 +74,8 @@ using pjrtx::client::Device;
 using pjrtx::client::EventFuture;
 using pjrtx::client::Executable;
 using pjrtx::client::TransferCounters;
+using samples::Fail;
+using samples::Must;
 using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kTimeoutMs = 120'000;
@@ -144,23 +147,6 @@ bool ParseArgs(int argc, char** argv, Options& o) {
     }
   }
   return true;
-}
-
-[[noreturn]] void Fail(absl::string_view what, const absl::Status& status) {
-  std::fprintf(stderr, "multislice_train: %s: %s\n", std::string(what).c_str(),
-               status.ToString().c_str());
-  std::fflush(stderr);
-  std::exit(1);
-}
-
-template <typename T>
-T Must(absl::StatusOr<T> value, absl::string_view what) {
-  if (!value.ok()) Fail(what, value.status());
-  return *std::move(value);
-}
-
-void Must(const absl::Status& status, absl::string_view what) {
-  if (!status.ok()) Fail(what, status);
 }
 
 std::vector<float> Normal(std::mt19937& rng, int64_t n, double stddev) {

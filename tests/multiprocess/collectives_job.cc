@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -161,13 +162,22 @@ void CheckResult(Job& job, const std::string& name,
   }
 }
 
-void RunOps(Job& job) {
+// A communicator over `ids`, or nullopt after reporting why not.
+std::optional<Communicator> CreateOver(Job& job,
+                                       const std::vector<int64_t>& ids,
+                                       int64_t timeout_ms) {
   absl::StatusOr<Communicator> made =
-      Communicator::Create(*job.client, job.ids, kTimeoutMs);
+      Communicator::Create(*job.client, ids, timeout_ms);
   if (!made.ok()) {
     job.Check(false, absl::StrCat("create: ", made.status().ToString()));
-    return;
+    return std::nullopt;
   }
+  return *std::move(made);
+}
+
+void RunOps(Job& job) {
+  std::optional<Communicator> made = CreateOver(job, job.ids, kTimeoutMs);
+  if (!made.has_value()) return;
   const Communicator& comm = *made;
   const std::vector<int64_t>& local = comm.local_ranks();
   const int64_t n = static_cast<int64_t>(job.ids.size());
@@ -269,12 +279,8 @@ absl::Status AwaitAll(const Communicator::Result& result) {
 }
 
 void RunCounters(Job& job, int64_t k) {
-  absl::StatusOr<Communicator> made =
-      Communicator::Create(*job.client, job.ids, kTimeoutMs);
-  if (!made.ok()) {
-    job.Check(false, absl::StrCat("create: ", made.status().ToString()));
-    return;
-  }
+  std::optional<Communicator> made = CreateOver(job, job.ids, kTimeoutMs);
+  if (!made.has_value()) return;
   const Communicator& comm = *made;
   const std::vector<int64_t> local = comm.local_ranks();
   const int64_t s = job.processes;
@@ -395,12 +401,8 @@ void RunCounters(Job& job, int64_t k) {
 volatile sig_atomic_t g_terminate_requested = 0;
 
 void RunKill(Job& job) {
-  absl::StatusOr<Communicator> made =
-      Communicator::Create(*job.client, job.ids, kKillTimeoutMs);
-  if (!made.ok()) {
-    job.Check(false, absl::StrCat("create: ", made.status().ToString()));
-    return;
-  }
+  std::optional<Communicator> made = CreateOver(job, job.ids, kKillTimeoutMs);
+  if (!made.has_value()) return;
   const Communicator& comm = *made;
   const bool victim = job.process == job.processes - 1;
   const int64_t count = 1 << 18;  // 1 MiB.
@@ -454,12 +456,8 @@ void RunKill(Job& job) {
 }
 
 void RunMismatch(Job& job, int64_t k) {
-  absl::StatusOr<Communicator> made =
-      Communicator::Create(*job.client, job.ids, kTimeoutMs);
-  if (!made.ok()) {
-    job.Check(false, absl::StrCat("create: ", made.status().ToString()));
-    return;
-  }
+  std::optional<Communicator> made = CreateOver(job, job.ids, kTimeoutMs);
+  if (!made.has_value()) return;
   const Communicator& comm = *made;
   const int64_t count =
       (job.process == 0 ? 1 : 2) * k * static_cast<int64_t>(job.ids.size());
