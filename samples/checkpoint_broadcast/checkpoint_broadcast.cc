@@ -45,6 +45,7 @@
 #include "runtime/coordination/launch_environment.h"
 #include "samples/checkpoint_broadcast/checkpoint_file.h"
 #include "samples/checkpoint_broadcast/emulated_storage.h"
+#include "samples/common/job_flags.h"
 #include "samples/common/must.h"
 #include "samples/common/relaunch.h"
 
@@ -64,9 +65,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kTimeoutMs = 120'000;
 
 struct Options {
-  std::string plugin = TPU_EMU_PLUGIN;
-  int64_t slices = 2;
-  std::string topology = "v5e:2x2";
+  samples::JobFlags job = {TPU_EMU_PLUGIN};
   int64_t tensors = 8;
   int64_t rows = 512;
   int64_t cols = 1024;
@@ -78,12 +77,7 @@ bool ParseArgs(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
     bool ok = true;
-    if (absl::ConsumePrefix(&arg, "--plugin=")) {
-      o.plugin = std::string(arg);
-    } else if (absl::ConsumePrefix(&arg, "--slices=")) {
-      ok = absl::SimpleAtoi(arg, &o.slices) && o.slices >= 1 && o.slices <= 64;
-    } else if (absl::ConsumePrefix(&arg, "--topology=")) {
-      o.topology = std::string(arg);
+    if (samples::ConsumeJobFlag(arg, o.job, &ok)) {
     } else if (absl::ConsumePrefix(&arg, "--tensors=")) {
       ok = absl::SimpleAtoi(arg, &o.tensors) && o.tensors >= 1 &&
            o.tensors <= 4096;
@@ -280,17 +274,18 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, options)) return 2;
   const pjrtx::LaunchEnvironment environment =
       Must(pjrtx::DetectLaunchEnvironment(), "launch environment");
-  samples::RelaunchIfNeeded(environment, options.slices, PJRTX_CLI, argc, argv);
+  samples::RelaunchIfNeeded(environment, options.job.slices, PJRTX_CLI, argc,
+                            argv);
   const int process = environment.process_id;
   const int s = environment.num_processes;
   pjrtx::JobCoordination job =
       Must(pjrtx::JoinJob(environment, kTimeoutMs), "joining the job");
 
   auto library =
-      Must(pjrtx::client::PluginLibrary::Load(options.plugin), "plugin");
+      Must(pjrtx::client::PluginLibrary::Load(options.job.plugin), "plugin");
   Client client =
       Must(Client::Create(library,
-                          {{"topology", options.topology},
+                          {{"topology", options.job.topology},
                            {"num_slices", int64_t{s}},
                            {"slice_index", int64_t{process}}},
                           pjrtx::KeyValueCallbacksFor(job.store.get())),

@@ -60,6 +60,7 @@
 #include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
 #include "runtime/coordination/launch_environment.h"
+#include "samples/common/job_flags.h"
 #include "samples/common/must.h"
 #include "samples/common/relaunch.h"
 #include "samples/multislice_train/gemm_peak.h"
@@ -91,9 +92,7 @@ constexpr char kUsage[] =
     "                        [--plugin=PATH]\n";
 
 struct Options {
-  std::string plugin = TPU_EMU_PLUGIN;
-  int64_t slices = 2;
-  std::string topology = "v5e:2x2";
+  samples::JobFlags job = {TPU_EMU_PLUGIN};
   int64_t steps = 40;
   bool overlap = true;
   // Per chip. On TPU v5e ICI:DCN is about 64:1 (~200 GB/s per chip per
@@ -111,12 +110,7 @@ bool ParseArgs(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     absl::string_view arg = argv[i];
     bool ok = true;
-    if (absl::ConsumePrefix(&arg, "--plugin=")) {
-      o.plugin = std::string(arg);
-    } else if (absl::ConsumePrefix(&arg, "--slices=")) {
-      ok = absl::SimpleAtoi(arg, &o.slices) && o.slices >= 1 && o.slices <= 64;
-    } else if (absl::ConsumePrefix(&arg, "--topology=")) {
-      o.topology = std::string(arg);
+    if (samples::ConsumeJobFlag(arg, o.job, &ok)) {
     } else if (absl::ConsumePrefix(&arg, "--steps=")) {
       ok = absl::SimpleAtoi(arg, &o.steps) && o.steps >= 2;
     } else if (absl::ConsumePrefix(&arg, "--overlap=")) {
@@ -222,7 +216,8 @@ int main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, options)) return 2;
   const pjrtx::LaunchEnvironment environment =
       Must(pjrtx::DetectLaunchEnvironment(), "launch environment");
-  samples::RelaunchIfNeeded(environment, options.slices, PJRTX_CLI, argc, argv);
+  samples::RelaunchIfNeeded(environment, options.job.slices, PJRTX_CLI, argc,
+                            argv);
   const int process = environment.process_id;
   const int processes = environment.num_processes;
   if (!options.trace.empty()) {
@@ -262,10 +257,10 @@ int main(int argc, char** argv) {
   }
 
   auto library =
-      Must(pjrtx::client::PluginLibrary::Load(options.plugin), "plugin");
+      Must(pjrtx::client::PluginLibrary::Load(options.job.plugin), "plugin");
   Client client =
       Must(Client::Create(library,
-                          {{"topology", options.topology},
+                          {{"topology", options.job.topology},
                            {"num_slices", int64_t{processes}},
                            {"slice_index", int64_t{process}},
                            {"dcn_gbps", options.dcn_gbps}},
@@ -358,7 +353,7 @@ int main(int argc, char** argv) {
         "multislice_train: %lld slice(s) x %lld chips (%s), %lld layers of "
         "%lldx%lld, batch %lld per chip, overlap %s, DCN %s\n",
         static_cast<long long>(s), static_cast<long long>(c),
-        options.topology.c_str(), static_cast<long long>(layers),
+        options.job.topology.c_str(), static_cast<long long>(layers),
         static_cast<long long>(width), static_cast<long long>(width),
         static_cast<long long>(batch), options.overlap ? "on" : "off",
         options.dcn_gbps > 0
