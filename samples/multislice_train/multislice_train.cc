@@ -539,10 +539,12 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Steps after the first two (compilation caches, first allocations).
-  const std::vector<double> steady(step_seconds.begin() + 2,
+  // Steps after the first two (compilation caches, first allocations),
+  // when there are more.
+  const size_t warm_up = step_seconds.size() > 2 ? 2 : 0;
+  const std::vector<double> steady(step_seconds.begin() + warm_up,
                                    step_seconds.end());
-  const std::vector<double> steady_mfu(mfus.begin() + 2, mfus.end());
+  const std::vector<double> steady_mfu(mfus.begin() + warm_up, mfus.end());
   const double first = losses.front();
   const double last = losses.back();
   std::printf("slice %d: loss first=%.6f last=%.6f\n", process, first, last);
