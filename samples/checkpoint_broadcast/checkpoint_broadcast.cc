@@ -39,15 +39,12 @@
 #include "runtime/client/client.h"
 #include "runtime/client/communicator.h"
 #include "runtime/client/device.h"
-#include "runtime/client/plugin_library.h"
-#include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
-#include "runtime/coordination/launch_environment.h"
 #include "samples/checkpoint_broadcast/checkpoint_file.h"
 #include "samples/checkpoint_broadcast/emulated_storage.h"
 #include "samples/common/job_flags.h"
 #include "samples/common/must.h"
-#include "samples/common/relaunch.h"
+#include "samples/common/slice_job.h"
 
 namespace {
 
@@ -272,24 +269,11 @@ void Barrier(pjrtx::JobCoordination& job, const std::string& name) {
 int main(int argc, char** argv) {
   Options options;
   if (!ParseArgs(argc, argv, options)) return 2;
-  const pjrtx::LaunchEnvironment environment =
-      Must(pjrtx::DetectLaunchEnvironment(), "launch environment");
-  samples::RelaunchIfNeeded(environment, options.job.slices, PJRTX_CLI, argc,
-                            argv);
-  const int process = environment.process_id;
-  const int s = environment.num_processes;
   pjrtx::JobCoordination job =
-      Must(pjrtx::JoinJob(environment, kTimeoutMs), "joining the job");
-
-  auto library =
-      Must(pjrtx::client::PluginLibrary::Load(options.job.plugin), "plugin");
-  Client client =
-      Must(Client::Create(library,
-                          {{"topology", options.job.topology},
-                           {"num_slices", int64_t{s}},
-                           {"slice_index", int64_t{process}}},
-                          pjrtx::KeyValueCallbacksFor(job.store.get())),
-           "client");
+      samples::JoinSliceJob(options.job, PJRTX_CLI, argc, argv);
+  const int process = job.environment.process_id;
+  const int s = job.environment.num_processes;
+  Client client = samples::CreateSliceClient(options.job, job);
   const std::vector<Device> devices = client.devices();
   Slice slice;
   slice.process = process;

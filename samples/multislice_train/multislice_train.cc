@@ -56,13 +56,10 @@
 #include "runtime/client/communicator.h"
 #include "runtime/client/device.h"
 #include "runtime/client/executable.h"
-#include "runtime/client/plugin_library.h"
-#include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
-#include "runtime/coordination/launch_environment.h"
 #include "samples/common/job_flags.h"
 #include "samples/common/must.h"
-#include "samples/common/relaunch.h"
+#include "samples/common/slice_job.h"
 #include "samples/multislice_train/gemm_peak.h"
 #include "samples/multislice_train/programs.h"
 
@@ -214,12 +211,10 @@ double Median(std::vector<double> values) {
 int main(int argc, char** argv) {
   Options options;
   if (!ParseArgs(argc, argv, options)) return 2;
-  const pjrtx::LaunchEnvironment environment =
-      Must(pjrtx::DetectLaunchEnvironment(), "launch environment");
-  samples::RelaunchIfNeeded(environment, options.job.slices, PJRTX_CLI, argc,
-                            argv);
-  const int process = environment.process_id;
-  const int processes = environment.num_processes;
+  pjrtx::JobCoordination job =
+      samples::JoinSliceJob(options.job, PJRTX_CLI, argc, argv);
+  const int process = job.environment.process_id;
+  const int processes = job.environment.num_processes;
   if (!options.trace.empty()) {
     // One file per process: trace.json -> trace.<process>.json.
     std::string path = options.trace;
@@ -234,9 +229,6 @@ int main(int argc, char** argv) {
     }
     setenv("PJRTX_TRACE_FILE", path.c_str(), 1);
   }
-  pjrtx::JobCoordination job =
-      Must(pjrtx::JoinJob(environment, kTimeoutMs), "joining the job");
-
   // The machine's peak, measured by one process while the others wait, so
   // that it has the whole machine.
   double peak = 0;
@@ -256,16 +248,8 @@ int main(int argc, char** argv) {
     if (!absl::SimpleAtod(text, &peak)) Fail("peak", absl::InternalError(text));
   }
 
-  auto library =
-      Must(pjrtx::client::PluginLibrary::Load(options.job.plugin), "plugin");
-  Client client =
-      Must(Client::Create(library,
-                          {{"topology", options.job.topology},
-                           {"num_slices", int64_t{processes}},
-                           {"slice_index", int64_t{process}},
-                           {"dcn_gbps", options.dcn_gbps}},
-                          pjrtx::KeyValueCallbacksFor(job.store.get())),
-           "client");
+  Client client = samples::CreateSliceClient(options.job, job,
+                                             {{"dcn_gbps", options.dcn_gbps}});
   const std::vector<Device> devices = client.devices();
   const std::vector<Device> local = client.addressable_devices();
   const int64_t c = static_cast<int64_t>(local.size());

@@ -47,10 +47,17 @@ static CUresult FakeDeviceGetAttribute(int* value, CUdevice_attribute what,
                                        CUdevice device) {
   (void)device;
   switch (what) {
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+      *value = 9;
+      break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+      *value = 0;
+      break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+      *value = 132;
+      break;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
 }
@@ -68,9 +75,15 @@ static CUresult FakeDeviceGetPCIBusId(char* bus, int length, CUdevice device) {
 
 static CUresult FakeGetErrorName(CUresult error, const char** name) {
   switch (error) {
-    case CUDA_ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; break;
-    case CUDA_ERROR_STUB_LIBRARY: *name = "CUDA_ERROR_STUB_LIBRARY"; break;
-    default: *name = "CUDA_ERROR_UNKNOWN"; break;
+    case CUDA_ERROR_NO_DEVICE:
+      *name = "CUDA_ERROR_NO_DEVICE";
+      break;
+    case CUDA_ERROR_STUB_LIBRARY:
+      *name = "CUDA_ERROR_STUB_LIBRARY";
+      break;
+    default:
+      *name = "CUDA_ERROR_UNKNOWN";
+      break;
   }
   return CUDA_SUCCESS;
 }
