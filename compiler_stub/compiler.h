@@ -2,6 +2,7 @@
 #ifndef PJRTX_COMPILER_STUB_COMPILER_H_
 #define PJRTX_COMPILER_STUB_COMPILER_H_
 
+#include <cstdint>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -13,6 +14,12 @@ namespace pjrtx::compiler {
 struct CompileOptions : ir::LowerOptions {
   // Fuse elementwise chains (ir::FuseElementwise); off only to compare.
   bool fusion = true;
+  // The launch's replica and partition counts (Program::num_replicas and
+  // num_partitions). 0 keeps the module's mhlo.num_replicas and
+  // mhlo.num_partitions (1 when absent); a launcher that knows its device
+  // assignment overrides them. Negative counts are INVALID_ARGUMENT.
+  int64_t num_replicas = 0;
+  int64_t num_partitions = 0;
 };
 
 // Parses and verifies `text` (StableHLO in MLIR text, pretty or generic

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,78 @@ class Scope : public ValueScope {
   std::map<std::string, int> multi_;
 };
 
+// The function a call-like op runs, or null for other ops.
+const mlir::Attribute* CalleeOf(const mlir::Operation& op) {
+  const char* key = nullptr;
+  if (op.name == "func.call" || op.name == "call") key = "callee";
+  if (op.name == "stablehlo.composite") key = "decomposition";
+  if (key == nullptr) return nullptr;
+  for (const auto& [name, value] : op.attributes) {
+    if (name == key && value.kind == mlir::Attribute::Kind::kSymbolRef) {
+      return &value;
+    }
+  }
+  return nullptr;
+}
+
+void AddCallees(const mlir::Region& region, std::vector<std::string>* names) {
+  for (const mlir::Block& block : region.blocks) {
+    for (const mlir::Operation& op : block.operations) {
+      if (const mlir::Attribute* callee = CalleeOf(op)) {
+        names->push_back(callee->string_value);
+      }
+      for (const mlir::Region& nested : op.regions) AddCallees(nested, names);
+    }
+  }
+}
+
+// `entry` and the functions it calls, directly or not. A call of an
+// undefined function is left for the call's own lowering to report.
+std::set<std::string> CalledFunctions(
+    const std::map<std::string, const mlir::Function*>& functions,
+    const mlir::Function& entry) {
+  std::set<std::string> reached = {entry.name};
+  std::vector<const mlir::Function*> pending = {&entry};
+  while (!pending.empty()) {
+    const mlir::Function* f = pending.back();
+    pending.pop_back();
+    std::vector<std::string> callees;
+    AddCallees(f->body, &callees);
+    for (const std::string& name : callees) {
+      auto it = functions.find(name);
+      if (it == functions.end() || !reached.insert(name).second) continue;
+      pending.push_back(it->second);
+    }
+  }
+  return reached;
+}
+
+// Whether a run of `program` meets the other processes of its launch, or
+// at least needs to know its place among them.
+bool HasCollectives(const Program& program) {
+  for (const Computation& c : program.computations) {
+    for (const Instruction& inst : c.instructions) {
+      switch (inst.opcode) {
+        case OpCode::kReplicaId:
+        case OpCode::kPartitionId:
+        case OpCode::kAllReduce:
+        case OpCode::kAllGather:
+        case OpCode::kReduceScatter:
+        case OpCode::kAllToAll:
+        case OpCode::kCollectivePermute:
+        case OpCode::kCollectiveBroadcast:
+        case OpCode::kCollectiveReduce:
+        case OpCode::kSend:
+        case OpCode::kRecv:
+          return true;
+        default:
+          break;
+      }
+    }
+  }
+  return false;
+}
+
 class Lowerer : public RegionLowerer {
  public:
   Lowerer(const mlir::Module& module, const LowerOptions& options)
@@ -85,29 +158,51 @@ class Lowerer : public RegionLowerer {
     program_.module_name = module_.name;
     for (const auto& [name, value] : module_.attributes) {
       if (value.kind != mlir::Attribute::Kind::kInteger) continue;
+      if (name != "mhlo.num_replicas" && name != "mhlo.num_partitions") {
+        continue;
+      }
+      if (value.integer < 1) {
+        return ErrorAt(
+            value.location.line > 0 ? value.location : module_.location,
+            absl::StrCat(name, " is ", value.integer, ", must be >= 1"));
+      }
       if (name == "mhlo.num_replicas") program_.num_replicas = value.integer;
-      if (name == "mhlo.num_partitions")
+      if (name == "mhlo.num_partitions") {
         program_.num_partitions = value.integer;
+      }
     }
-    // Number every function first, so calls may refer forward.
+    std::map<std::string, const mlir::Function*> by_name;
     for (const mlir::Function& f : module_.functions) {
-      if (program_.functions.count(f.name)) {
+      if (!by_name.emplace(f.name, &f).second) {
         return ErrorAt(f.location,
                        absl::StrCat("function @", f.name, " is defined twice"));
       }
+    }
+    absl::StatusOr<const mlir::Function*> entry =
+        FindEntryFunction(module_, options_.entry);
+    if (!entry.ok()) return entry.status();
+    // A named entry is one program of a module that may hold others, e.g.
+    // the corpus's @main driving its collective functions through
+    // interpreter ops; only what the entry runs must compile.
+    const std::set<std::string> lowered =
+        options_.entry.empty() ? AllFunctions()
+                               : CalledFunctions(by_name, **entry);
+    // Number every function first, so calls may refer forward.
+    for (const mlir::Function& f : module_.functions) {
+      if (!lowered.count(f.name)) continue;
       program_.functions[f.name] =
           static_cast<int>(program_.computations.size());
       program_.computations.emplace_back();
     }
-    absl::StatusOr<int> entry = PickEntry();
-    if (!entry.ok()) return entry.status();
-    program_.entry = *entry;
+    program_.entry = program_.functions[(*entry)->name];
     for (const mlir::Function& f : module_.functions) {
+      if (!lowered.count(f.name)) continue;
       absl::Status status = LowerFunction(f, program_.functions[f.name]);
       if (!status.ok()) return status;
     }
     absl::Status calls = CheckCalls();
     if (!calls.ok()) return calls;
+    program_.has_collectives = HasCollectives(program_);
     return std::move(program_);
   }
 
@@ -158,11 +253,10 @@ class Lowerer : public RegionLowerer {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<int> PickEntry() {
-    absl::StatusOr<const mlir::Function*> entry =
-        FindEntryFunction(module_, options_.entry);
-    if (!entry.ok()) return entry.status();
-    return program_.functions[(*entry)->name];
+  std::set<std::string> AllFunctions() const {
+    std::set<std::string> names;
+    for (const mlir::Function& f : module_.functions) names.insert(f.name);
+    return names;
   }
 
   absl::Status LowerFunction(const mlir::Function& f, int index) {

@@ -13,7 +13,10 @@ namespace pjrtx::ir {
 
 struct LowerOptions {
   // The function to run; empty picks `main`, else the only function without
-  // arguments (the StableHLO test corpus's convention).
+  // arguments (the StableHLO test corpus's convention), and lowers every
+  // function of the module. A named entry lowers only the functions it
+  // reaches through calls, so that a module's other functions (e.g. a
+  // corpus @main of interpreter-only ops) need not compile.
   std::string entry;
   // Turns `check.*` ops of the entry function into extra outputs (after the
   // function's own results, in program order: one output for an

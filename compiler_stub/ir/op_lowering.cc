@@ -10,26 +10,6 @@
 namespace pjrtx::ir {
 namespace {
 
-// StableHLO ops this compiler knows but does not run, with the reason a
-// test runner prints when it skips them.
-const std::set<std::string>& CollectiveOps() {
-  static const auto* ops = new std::set<std::string>{
-      "stablehlo.all_gather",
-      "stablehlo.all_reduce",
-      "stablehlo.all_to_all",
-      "stablehlo.collective_broadcast",
-      "stablehlo.collective_permute",
-      "stablehlo.reduce_scatter",
-      "stablehlo.send",
-      "stablehlo.recv",
-      "stablehlo.replica_id",
-      "stablehlo.partition_id",
-      "stablehlo.infeed",
-      "stablehlo.outfeed",
-  };
-  return *ops;
-}
-
 const std::set<std::string>& UnsupportedOps() {
   static const auto* ops = new std::set<std::string>{
       "stablehlo.batch_norm_grad",
@@ -338,17 +318,16 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   } else if (op.name == "stablehlo.after_all" ||
              op.name == "stablehlo.optimization_barrier") {
     status = LowerPassThrough(s);
-  } else if (CollectiveOps().count(op.name)) {
+  } else if (op.name == "stablehlo.infeed" || op.name == "stablehlo.outfeed") {
     return UnsupportedAt(op.location,
                          absl::StrCat(op.name,
-                                      " is a collective/host op; "
-                                      "these run with the collectives "
-                                      "runtime, not yet here"));
+                                      ": infeed/outfeed need a host feed, "
+                                      "which this runtime does not have"));
   } else if (UnsupportedOps().count(op.name)) {
     return UnsupportedAt(op.location,
                          absl::StrCat("op ", op.name, " is not supported"));
   } else if (!LowerElementwiseOp(s, &status) && !LowerShapeOp(s, &status) &&
-             !LowerRegionOp(s, &status)) {
+             !LowerRegionOp(s, &status) && !LowerCollectiveOp(s, &status)) {
     return ErrorAt(op.location, absl::StrCat("unknown op '", op.name, "'"));
   }
   if (!status.ok()) return status;

@@ -83,6 +83,8 @@ struct OpState {
 bool LowerElementwiseOp(OpState& state, absl::Status* status);
 bool LowerShapeOp(OpState& state, absl::Status* status);
 bool LowerRegionOp(OpState& state, absl::Status* status);
+// Collectives, send/recv, replica_id and partition_id.
+bool LowerCollectiveOp(OpState& state, absl::Status* status);
 
 // Converts a dense<...> literal to Literal storage bytes of `shape`.
 absl::StatusOr<std::vector<uint8_t>> DenseToBytes(

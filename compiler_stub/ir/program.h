@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler_stub/ir/element_type.h"
@@ -77,6 +78,41 @@ enum class OpCode {
   // attributes.fused_shape); operands are the prologue's inputs, then the
   // init value; dims and the region are the reduce's.
   kFusedReduce,
+  // Collectives and the ids of the running process (see CollectiveSpec).
+  // Each runs over the processes of the launch: num_replicas x
+  // num_partitions runs of the program, one per device.
+  kReplicaId,
+  kPartitionId,
+  kAllReduce,            // operands -> results; regions[0] combines.
+  kAllGather,            // operands -> results; dimension: all_gather_dim.
+  kReduceScatter,        // operand -> result; dimension: scatter_dimension.
+  kAllToAll,             // operands -> results; see CollectiveSpec.
+  kCollectivePermute,    // operand -> result.
+  kCollectiveBroadcast,  // operand(s) -> result(s); see has_dynamic_root.
+  kCollectiveReduce,     // operand -> result at the group's first process.
+  kSend,                 // tensors..., token -> token.
+  kRecv,                 // token -> tensors..., token.
+};
+
+// How a collective instruction picks the processes it runs among (the
+// StableHLO spec's process groups) and what it moves.
+struct CollectiveSpec {
+  // replica_groups rows with the -1 padding of ragged rows removed.
+  std::vector<std::vector<int64_t>> replica_groups;
+  // collective_permute: (source, target) pairs.
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+  // channel_handle; 0 when absent.
+  int64_t channel_id = 0;
+  int64_t channel_type = 0;
+  bool use_global_device_ids = false;
+  bool is_host_transfer = false;  // kSend, kRecv.
+  // kCollectiveBroadcast: the last operand (tensor<Nxi32>) gives, per data
+  // operand, the index in the group of the process it comes from.
+  bool has_dynamic_root = false;
+  // kAllToAll.
+  int64_t split_dimension = 0;
+  int64_t concat_dimension = 0;
+  int64_t split_count = 0;
 };
 
 // The body of a kFusedElementwise instruction: a straight-line program
@@ -127,9 +163,10 @@ struct OpAttributes {
   WindowSpec window;  // kReduceWindow, kSelectAndScatter.
   GatherDimensions gather;
   ScatterDimensions scatter;
-  int callee = -1;    // kCall: index into Program::computations.
-  FusedBody fused;    // kFusedElementwise, kFusedReduce.
-  Shape fused_shape;  // kFusedReduce: what the prologue computes.
+  int callee = -1;            // kCall: index into Program::computations.
+  FusedBody fused;            // kFusedElementwise, kFusedReduce.
+  Shape fused_shape;          // kFusedReduce: what the prologue computes.
+  CollectiveSpec collective;  // Collective opcodes.
 };
 
 struct Instruction {
@@ -169,6 +206,9 @@ struct Program {
   int64_t num_replicas = 1;
   int64_t num_partitions = 1;
   std::string module_name;
+  // Whether any computation has a collective or send/recv instruction: runs
+  // then meet the other processes of their launch.
+  bool has_collectives = false;
 };
 
 }  // namespace pjrtx::ir

@@ -2,12 +2,14 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/compiler.h"
+#include "plugins/tpu_emu/launch_collectives.h"
 #include "runtime/cpu/interpreter.h"
 #include "runtime/cpu/program_cache.h"
 
@@ -88,7 +90,8 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
     options_.program_cache = &cache_;
   }
 
-  absl::Status Run(int device, absl::Span<const pjrtx::DeviceAddress> arguments,
+  absl::Status Run(const pjrtx::RunContext& context,
+                   absl::Span<const pjrtx::DeviceAddress> arguments,
                    absl::Span<const pjrtx::DeviceAddress> outputs) override {
     const pjrtx::ir::Computation& entry = program_.computations[program_.entry];
     std::unique_ptr<RunState> state = Acquire();
@@ -105,8 +108,12 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
           pjrtx::cpu::Literal::View(entry.result_types[i].shape,
                                     reinterpret_cast<void*>(outputs[i].value)));
     }
+    std::optional<LaunchCollectives> collectives;
+    if (context.launch != nullptr) collectives.emplace(context);
+    state->interpreter.set_collectives(collectives ? &*collectives : nullptr);
     absl::Status status = state->interpreter.RunInto(
         state->arguments, absl::MakeSpan(state->results));
+    state->interpreter.set_collectives(nullptr);
     Release(std::move(state));
     return status;
   }
@@ -164,6 +171,8 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   compile_options.entry = options.entry;
   compile_options.checks_as_outputs = options.checks_as_outputs;
   compile_options.fusion = options.fusion;
+  compile_options.num_replicas = options.num_replicas;
+  compile_options.num_partitions = options.num_partitions;
   absl::StatusOr<pjrtx::ir::Program> program =
       pjrtx::compiler::Compile(code, compile_options);
   if (!program.ok()) return program.status();
@@ -178,6 +187,9 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   if (!outputs.ok()) return outputs.status();
   compiled.inputs = *std::move(inputs);
   compiled.outputs = *std::move(outputs);
+  compiled.has_collectives = program->has_collectives;
+  compiled.num_replicas = program->num_replicas;
+  compiled.num_partitions = program->num_partitions;
   pjrtx::cpu::InterpreterOptions run_options;
   run_options.bf16_f32_dots = tpu_precision;
   compiled.program =

@@ -132,6 +132,9 @@ absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
     if (!absl::StartsWith(op.name, "check.")) continue;
     Check check;
     check.line = op.location.line;
+    for (const mlir::ValueRef& ref : op.operands) {
+      check.values.emplace_back(ref.name, ref.index);
+    }
     if (absl::StrContains(op.name, "almost_eq")) {
       check.kind = Check::Kind::kAlmostEq;
       check.tolerance = kDefaultTolerance;

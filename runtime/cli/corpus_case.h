@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -22,6 +23,8 @@ struct Check {
   int64_t max_ulp_difference = 0;  // kClose.
   double tolerance = 0;            // kAlmostEq.
   int line = 0;
+  // The values compared, as written: (name without '%', result index).
+  std::vector<std::pair<std::string, int>> values;
 };
 
 struct CorpusCase {

@@ -12,6 +12,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/cli/corpus_case.h"
+#include "runtime/cli/parallel_case.h"
+#include "runtime/cli/parallel_runner.h"
 #include "runtime/client/client.h"
 #include "runtime/client/status_from_error.h"
 
@@ -48,9 +50,7 @@ class CaseRunner {
 
   Outcome Run(const CorpusCase& c, bool* must_stop) {
     if (absl::StrContains(c.text, "interpreter.run_parallel")) {
-      return {Outcome::Kind::kSkip,
-              "interpreter.run_parallel (collective programs run with the "
-              "collectives runtime)"};
+      return RunParallel(c, must_stop);
     }
     absl::StatusOr<std::vector<Check>> checks = ReadChecks(c.text);
     if (!checks.ok()) return FromStatus(checks.status());
@@ -82,6 +82,17 @@ class CaseRunner {
   }
 
  private:
+  // A launch of several programs: each case gets a launch id of its own.
+  Outcome RunParallel(const CorpusCase& c, bool* must_stop) {
+    absl::StatusOr<ParallelCase> parallel = ReadParallelCase(c.text);
+    if (!parallel.ok()) return FromStatus(parallel.status());
+    absl::StatusOr<std::string> mismatch = RunParallelCase(
+        client_, c.text, *parallel, ++launch_id_, kCaseDeadline, must_stop);
+    if (!mismatch.ok()) return FromStatus(mismatch.status());
+    if (!mismatch->empty()) return {Outcome::Kind::kFail, *mismatch};
+    return {Outcome::Kind::kPass, ""};
+  }
+
   static Outcome FromStatus(const absl::Status& status) {
     if (status.code() == absl::StatusCode::kUnimplemented) {
       return {Outcome::Kind::kSkip, OneLine(std::string(status.message()))};
@@ -152,6 +163,7 @@ class CaseRunner {
   }
 
   Client& client_;
+  int64_t launch_id_ = 0;
 };
 
 std::string BaseName(const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/cpu/collective_ops.h"
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/fused_reduce.h"
 #include "runtime/cpu/kernels.h"
@@ -27,6 +28,31 @@ std::vector<Literal> Tensors(const std::vector<Value>& values,
   return tensors;
 }
 
+std::vector<Value> Values(const std::vector<Value>& env,
+                          absl::Span<const int> ids) {
+  std::vector<Value> values;
+  values.reserve(ids.size());
+  for (int id : ids) values.push_back(env[id]);
+  return values;
+}
+
+absl::Status NotInLaunch(const Instruction& inst) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      inst.name, " at ", inst.line, ":", inst.column,
+      " needs the launch it runs in (run the program through an executable "
+      "of a client)"));
+}
+
+// Whether `reader` reads a result of `writer`.
+bool Reads(const Instruction& reader, const Instruction& writer) {
+  for (int operand : reader.operands) {
+    for (int result : writer.results) {
+      if (operand == result) return true;
+    }
+  }
+  return false;
+}
+
 int64_t ScalarIndex(const Literal& literal) {
   return ir::IsUnsignedInt(literal.type())
              ? static_cast<int64_t>(literal.GetUInt(0))
@@ -44,6 +70,7 @@ absl::StatusOr<std::vector<Value>> Interpreter::Run(
                      " argument(s), got ", arguments.size()));
   }
   depth_ = 0;
+  sequence_.Reset();
   bound_.clear();
   for (size_t i = 0; i < result_memory.size() && i < entry.results.size();
        ++i) {
@@ -72,11 +99,8 @@ absl::Status Interpreter::RunInto(absl::Span<const Value> arguments,
     entry_environment_[entry.parameters[i]] = arguments[i];
   }
   depth_ = 1;
-  absl::Status status;
-  for (const Instruction& instruction : entry.instructions) {
-    status = Execute(instruction, entry_environment_);
-    if (!status.ok()) break;
-  }
+  sequence_.Reset();
+  absl::Status status = RunInstructions(entry, entry_environment_);
   depth_ = 0;
   if (status.ok()) {
     for (size_t i = 0; i < results.size(); ++i) {
@@ -138,18 +162,113 @@ absl::StatusOr<std::vector<Value>> Interpreter::Call(
   for (size_t i = 0; i < c.capture_parameters.size(); ++i) {
     environment[c.capture_parameters[i]] = captures[i];
   }
-  for (const Instruction& instruction : c.instructions) {
-    absl::Status status = Execute(instruction, environment);
-    if (!status.ok()) {
-      --depth_;
-      return status;
-    }
+  absl::Status status = RunInstructions(c, environment);
+  if (!status.ok()) {
+    --depth_;
+    return status;
   }
   std::vector<Value> results;
   results.reserve(c.results.size());
   for (int id : c.results) results.push_back(environment[id]);
   --depth_;
   return results;
+}
+
+absl::Status Interpreter::RunInstructions(const ir::Computation& c,
+                                          std::vector<Value>& env) {
+  if (collectives_ == nullptr || !program_.has_collectives) {
+    for (const Instruction& instruction : c.instructions) {
+      absl::Status status = Execute(instruction, env);
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+  // Collectives started and not finished, in program order. Each finishes
+  // when an instruction reads its results (or may: an instruction with
+  // regions may read any value), or at the end of the computation, so the
+  // instructions in between run while the exchange is in flight. Dropping
+  // one unfinished (on an error) withdraws this process from it.
+  std::vector<std::pair<const Instruction*, std::unique_ptr<StartedCollective>>>
+      pending;
+  auto finish_reads = [&](const Instruction* reader) -> absl::Status {
+    for (size_t i = 0; i < pending.size();) {
+      if (reader != nullptr && reader->regions.empty() &&
+          !Reads(*reader, *pending[i].first)) {
+        ++i;
+        continue;
+      }
+      absl::Status status =
+          FinishCollective(*pending[i].first, *pending[i].second, env);
+      pending.erase(pending.begin() + i);
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  };
+  for (const Instruction& instruction : c.instructions) {
+    absl::Status status = finish_reads(&instruction);
+    if (!status.ok()) return status;
+    if (IsExchangeOp(instruction.opcode)) {
+      absl::StatusOr<std::unique_ptr<StartedCollective>> started =
+          StartCollective(instruction, Values(env, instruction.operands),
+                          *collectives_, sequence_);
+      if (!started.ok()) return started.status();
+      pending.emplace_back(&instruction, *std::move(started));
+      continue;
+    }
+    status = Execute(instruction, env);
+    if (!status.ok()) return status;
+  }
+  return finish_reads(nullptr);
+}
+
+absl::Status Interpreter::FinishCollective(const Instruction& inst,
+                                           StartedCollective& started,
+                                           std::vector<Value>& env) {
+  Combiner combine;
+  if (!inst.regions.empty()) {
+    const ir::Computation& body = program_.computations[inst.regions[0]];
+    // The usual bodies (one add, max, ...) run as one vector kernel; any
+    // other body runs element by element.
+    if (body.instructions.size() == 1 &&
+        body.instructions[0].opcode == OpCode::kBinary &&
+        body.instructions[0].operands == body.parameters &&
+        body.results == body.instructions[0].results) {
+      const ir::BinaryOp op = body.instructions[0].attributes.binary;
+      combine = [op](const Literal& a, const Literal& b) {
+        return Binary(op, a, b, a.shape());
+      };
+    } else {
+      const int computation = inst.regions[0];
+      combine = [this, computation, &env](
+                    const Literal& a,
+                    const Literal& b) -> absl::StatusOr<Literal> {
+        RegionFn region = [this, computation,
+                           &env](absl::Span<const Literal> args)
+            -> absl::StatusOr<std::vector<Literal>> {
+          std::vector<Value> values;
+          for (const Literal& l : args) values.push_back(Value::Tensor(l));
+          absl::StatusOr<std::vector<Value>> out =
+              CallRegion(computation, values, env);
+          if (!out.ok()) return out.status();
+          std::vector<Literal> literals;
+          for (Value& v : *out) literals.push_back(std::move(v.tensor));
+          return literals;
+        };
+        return Map({a, b}, region, a.shape());
+      };
+    }
+  }
+  absl::StatusOr<std::vector<Value>> results =
+      started.Finish(collectives_->process(), combine);
+  if (!results.ok()) {
+    return absl::Status(results.status().code(),
+                        absl::StrCat(inst.line, ":", inst.column, ": ",
+                                     results.status().message()));
+  }
+  for (size_t i = 0; i < inst.results.size(); ++i) {
+    env[inst.results[i]] = std::move((*results)[i]);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Interpreter::Execute(const Instruction& inst,
@@ -443,6 +562,34 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kAfterAll:
       env[inst.results[0]] = Value{ir::ValueType::Kind::kToken, {}, {}};
       return absl::OkStatus();
+    case OpCode::kReplicaId:
+    case OpCode::kPartitionId: {
+      if (collectives_ == nullptr) return NotInLaunch(inst);
+      const int64_t process = collectives_->process();
+      const int64_t partitions = collectives_->num_partitions();
+      Literal id(result_shape(0));
+      id.SetInt(0, inst.opcode == OpCode::kReplicaId ? process / partitions
+                                                     : process % partitions);
+      set(0, std::move(id));
+      return absl::OkStatus();
+    }
+    case OpCode::kAllReduce:
+    case OpCode::kAllGather:
+    case OpCode::kReduceScatter:
+    case OpCode::kAllToAll:
+    case OpCode::kCollectivePermute:
+    case OpCode::kCollectiveBroadcast:
+    case OpCode::kCollectiveReduce:
+    case OpCode::kSend:
+    case OpCode::kRecv: {
+      // Started and finished at once; RunInstructions overlaps them.
+      if (collectives_ == nullptr) return NotInLaunch(inst);
+      absl::StatusOr<std::unique_ptr<StartedCollective>> started =
+          StartCollective(inst, Values(env, inst.operands), *collectives_,
+                          sequence_);
+      if (!started.ok()) return started.status();
+      return FinishCollective(inst, **started, env);
+    }
     case OpCode::kFusedElementwise: {
       // Results go straight into bound caller memory where they may (see
       // BoundMemory); operands are read where they are.

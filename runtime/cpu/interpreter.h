@@ -8,10 +8,13 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler_stub/ir/program.h"
+#include "runtime/cpu/collective_context.h"
 #include "runtime/cpu/literal.h"
 #include "runtime/cpu/program_cache.h"
 
 namespace pjrtx::cpu {
+
+class StartedCollective;
 
 // A runtime value: a tensor, a tuple of values, or a token.
 struct Value {
@@ -58,7 +61,19 @@ class Interpreter {
   absl::Status RunInto(absl::Span<const Value> arguments,
                        absl::Span<Literal> results);
 
+  // The launch the next runs belong to, for programs with collectives
+  // (null: none; their collectives then fail). Must outlive the runs.
+  void set_collectives(CollectiveContext* context) { collectives_ = context; }
+
  private:
+  // Runs `c`'s instructions in `env`, overlapping collectives with the
+  // instructions that do not need their results.
+  absl::Status RunInstructions(const ir::Computation& c,
+                               std::vector<Value>& env);
+  absl::Status FinishCollective(const ir::Instruction& inst,
+                                StartedCollective& started,
+                                std::vector<Value>& env);
+
   absl::StatusOr<std::vector<Value>> Call(int computation,
                                           absl::Span<const Value> arguments,
                                           absl::Span<const Value> captures);
@@ -86,6 +101,8 @@ class Interpreter {
   std::vector<std::pair<int, Literal>> bound_;
   // The entry computation's values during RunInto, reused likewise.
   std::vector<Value> entry_environment_;
+  CollectiveContext* collectives_ = nullptr;
+  CollectiveSequence sequence_;
 };
 
 }  // namespace pjrtx::cpu

@@ -19,6 +19,9 @@
 //             exit 3 (SIGTERM from the launcher is held off until then).
 //   mismatch  process 0 all-reduces k elements, the others 2k: every rank
 //             must fail with INVALID_ARGUMENT.
+//   compiled  one program with stablehlo.all_reduce, all_gather and
+//             replica_id, compiled for every chip of the job and run on
+//             the local ones: its collectives meet across processes.
 
 #include <signal.h>
 #include <unistd.h>
@@ -41,6 +44,7 @@
 #include "runtime/client/client.h"
 #include "runtime/client/communicator.h"
 #include "runtime/client/device.h"
+#include "runtime/client/executable.h"
 #include "runtime/client/plugin_library.h"
 #include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
@@ -491,6 +495,89 @@ int Usage(const char* problem) {
 
 }  // namespace
 
+// Program collectives over every chip of the job: replica r holds
+// x[i] = Value(r, i); all_reduce sums them, all_gather collects each
+// replica's x[0] and its replica id.
+void RunCompiled(Job& job) {
+  const int64_t n = static_cast<int64_t>(job.ids.size());
+  constexpr int64_t kCount = 64;
+  const std::string program =
+      absl::StrCat(R"(
+func.func @main(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<)",
+                   n, R"(xf32>, tensor<)", n, R"(xui32>) {
+  %sum = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<> : tensor<0x0xi64>} : (tensor<64xf32>) -> tensor<64xf32>
+  %first = stablehlo.slice %x [0:1] : (tensor<64xf32>) -> tensor<1xf32>
+  %firsts = "stablehlo.all_gather"(%first) {all_gather_dim = 0 : i64,
+      replica_groups = dense<> : tensor<0x0xi64>} : (tensor<1xf32>) -> tensor<)",
+                   n, R"(xf32>
+  %id = stablehlo.replica_id : tensor<ui32>
+  %id1 = stablehlo.reshape %id : (tensor<ui32>) -> tensor<1xui32>
+  %ids = "stablehlo.all_gather"(%id1) {all_gather_dim = 0 : i64,
+      replica_groups = dense<> : tensor<0x0xi64>} : (tensor<1xui32>) -> tensor<)",
+                   n, R"(xui32>
+  return %sum, %firsts, %ids : tensor<64xf32>, tensor<)",
+                   n, R"(xf32>, tensor<)", n, R"(xui32>
+})");
+  absl::StatusOr<pjrtx::client::Executable> executable =
+      pjrtx::client::Executable::Compile(*job.client, program,
+                                         {{"device_assignment", job.ids}});
+  if (!executable.ok()) {
+    job.Check(false, absl::StrCat("compile: ", executable.status().ToString()));
+    return;
+  }
+  std::vector<Buffer> inputs;
+  std::vector<int64_t> replicas;
+  std::vector<pjrtx::client::Executable::Run> runs;
+  for (int64_t r = 0; r < n; ++r) {
+    if (!job.devices[r].is_addressable()) continue;
+    std::vector<float> data(kCount);
+    for (int64_t i = 0; i < kCount; ++i) data[i] = Value(r, i);
+    absl::StatusOr<Buffer> input = Upload(job, data, job.devices[r]);
+    if (!input.ok()) {
+      job.Check(false, input.status().ToString());
+      return;
+    }
+    absl::StatusOr<pjrtx::client::Executable::Run> run =
+        executable->Execute(job.devices[r], {&*input});
+    if (!run.ok()) {
+      job.Check(false, absl::StrCat("execute: ", run.status().ToString()));
+      return;
+    }
+    inputs.push_back(*std::move(input));
+    replicas.push_back(r);
+    runs.push_back(*std::move(run));
+  }
+  for (size_t j = 0; j < runs.size(); ++j) {
+    const int64_t r = replicas[j];
+    absl::Status done = runs[j].done.Await();
+    if (!done.ok()) {
+      job.Check(false, absl::StrCat("replica ", r, ": ", done.ToString()));
+      continue;
+    }
+    absl::StatusOr<std::vector<float>> sum = Download(runs[j].outputs[0]);
+    absl::StatusOr<std::vector<float>> firsts = Download(runs[j].outputs[1]);
+    absl::StatusOr<std::vector<uint8_t>> ids = runs[j].outputs[2].ToHostSync();
+    bool ok = sum.ok() && firsts.ok() && ids.ok() &&
+              static_cast<int64_t>(ids->size()) == 4 * n;
+    for (int64_t i = 0; ok && i < kCount; ++i) {
+      float total = 0;
+      for (int64_t q = 0; q < n; ++q) total += Value(q, i);
+      ok = (*sum)[i] == total;
+    }
+    for (int64_t q = 0; ok && q < n; ++q) {
+      uint32_t id;
+      std::memcpy(&id, ids->data() + 4 * q, 4);
+      ok = (*firsts)[q] == Value(q, 0) && id == static_cast<uint32_t>(q);
+    }
+    job.Check(ok, absl::StrCat("compiled all_reduce and all_gather, replica ",
+                               r, " of ", n));
+  }
+}
+
 int main(int argc, char** argv) {
   Flags flags;
   for (int i = 1; i < argc; ++i) {
@@ -557,6 +644,8 @@ int main(int argc, char** argv) {
     RunKill(job);
   } else if (flags.mode == "mismatch") {
     RunMismatch(job, flags.k);
+  } else if (flags.mode == "compiled") {
+    RunCompiled(job);
   } else {
     return Usage(("unknown mode " + flags.mode).c_str());
   }

@@ -36,11 +36,22 @@ absl::StatusOr<ExecutableOptions> ReadCompileOptions(
     } else if (option.name == "device_assignment") {
       if (option.value.index() != 2) return wrong_type("an int64 list");
       result.device_assignment = std::get<std::vector<int64_t>>(option.value);
+    } else if (option.name == "num_replicas" ||
+               option.name == "num_partitions") {
+      if (option.value.index() != 1) return wrong_type("an int64");
+      const int64_t count = std::get<int64_t>(option.value);
+      if (count < 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Compile option '", option.name, "' must be >= 1, got ", count));
+      }
+      (option.name == "num_replicas" ? result.program.num_replicas
+                                     : result.program.num_partitions) = count;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "Unknown compile option '", option.name,
           "'; known options: entry (string), checks_as_outputs (bool), "
-          "fusion (bool), device_assignment (int64 list)"));
+          "fusion (bool), device_assignment (int64 list), num_replicas "
+          "(int64), num_partitions (int64)"));
     }
   }
   return result;

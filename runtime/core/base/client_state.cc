@@ -13,6 +13,10 @@
 namespace pjrtx {
 namespace {
 
+// Long enough for a peer busy with a large program, short enough that a
+// launch missing a participant fails rather than hangs.
+constexpr std::chrono::milliseconds kLaunchRendezvousTimeout{60000};
+
 absl::Status CheckTopology(const TopologySpec& topology) {
   const int num_devices = static_cast<int>(topology.devices.size());
   const int num_memories = static_cast<int>(topology.memories.size());
@@ -57,6 +61,8 @@ absl::StatusOr<std::shared_ptr<ClientState>> ClientState::Create(
     std::shared_ptr<KeyValueStore> key_value_store) {
   std::shared_ptr<ClientState> state(new ClientState());
   state->key_value_store_ = std::move(key_value_store);
+  state->launch_rendezvous_ = std::make_unique<LaunchRendezvous>(
+      state->key_value_store_.get(), kLaunchRendezvousTimeout);
   state->driver_ = std::move(driver);
   state->topology_ = state->driver_->Describe();
   absl::Status valid = CheckTopology(state->topology_);

@@ -10,6 +10,7 @@
 #include "runtime/core/base/device_queue.h"
 #include "runtime/core/base/driver.h"
 #include "runtime/core/base/key_value_store.h"
+#include "runtime/core/base/launch_rendezvous.h"
 #include "runtime/core/base/memory_space.h"
 #include "runtime/core/base/thread_pool.h"
 #include "runtime/core/base/transfer_counters.h"
@@ -49,6 +50,9 @@ class ClientState {
   MemorySpace& memory(int index) { return *memories_[index]; }
   int num_memories() const { return static_cast<int>(memories_.size()); }
 
+  // Where the runs of a launch meet for the collectives in programs.
+  LaunchRendezvous& launch_rendezvous() { return *launch_rendezvous_; }
+
   // Counts a completed copy of `bytes` between two memories (or the host,
   // memory -1) in the transfer counters of the device it touches.
   void CountCopy(int src_memory, int src_device, int dst_memory, int dst_device,
@@ -60,6 +64,7 @@ class ClientState {
   // Declared before the driver so that it is destroyed after it.
   std::shared_ptr<KeyValueStore> key_value_store_;
   std::shared_ptr<Driver> driver_;
+  std::unique_ptr<LaunchRendezvous> launch_rendezvous_;
   TopologySpec topology_;
   std::vector<std::shared_ptr<MemorySpace>> memories_;
   std::unique_ptr<ThreadPool> pool_;

@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/base/device_queue.h"
+#include "runtime/core/base/launch_rendezvous.h"
 #include "runtime/core/base/value.h"
 
 namespace pjrtx {
@@ -72,6 +73,29 @@ struct ArraySignature {
   std::vector<int64_t> dims;
 };
 
+// Where one run of a program with collectives sits in its launch.
+struct LaunchContext {
+  int64_t launch_id = 0;
+  // Runs with this launch id on this device before this one.
+  int64_t ordinal = 0;
+  // The launch's processes as global device ids, row-major over
+  // (replica, partition); this run is process `process_index`.
+  std::shared_ptr<const std::vector<int64_t>> process_devices;
+  // Per process: whether its device belongs to another process.
+  std::shared_ptr<const std::vector<bool>> process_is_remote;
+  int64_t process_index = 0;
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+  LaunchRendezvous* rendezvous = nullptr;
+};
+
+struct RunContext {
+  int device = 0;  // Addressable device (index into the topology).
+  int64_t global_id = 0;
+  // Null unless the program has collectives (CompiledProgram).
+  const LaunchContext* launch = nullptr;
+};
+
 // A program compiled for a driver's devices. Run is called from a device
 // queue, once the arguments are defined; it may run concurrently on
 // different devices.
@@ -79,8 +103,9 @@ class DeviceProgram {
  public:
   virtual ~DeviceProgram() = default;
   // Reads `arguments` and writes `outputs` (allocated by the core with the
-  // sizes of the output signatures) on addressable device `device`.
-  virtual absl::Status Run(int device,
+  // sizes of the output signatures) on addressable device
+  // `context.device`.
+  virtual absl::Status Run(const RunContext& context,
                            absl::Span<const DeviceAddress> arguments,
                            absl::Span<const DeviceAddress> outputs) = 0;
 };
@@ -89,6 +114,9 @@ struct ProgramOptions {
   std::string entry;               // Function to run; empty: the default.
   bool checks_as_outputs = false;  // Test-corpus check ops become outputs.
   bool fusion = true;              // Fuse elementwise chains.
+  // Overrides of the program's own process counts; 0 keeps them.
+  int64_t num_replicas = 0;
+  int64_t num_partitions = 0;
 };
 
 struct CompiledProgram {
@@ -96,6 +124,11 @@ struct CompiledProgram {
   std::vector<ArraySignature> inputs;
   std::vector<ArraySignature> outputs;
   std::unique_ptr<DeviceProgram> program;
+  // Programs with collectives run as one process of a launch of
+  // num_replicas x num_partitions processes.
+  bool has_collectives = false;
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
 };
 
 // Synchronous device primitives. The core calls them from its device queues

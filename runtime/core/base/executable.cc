@@ -1,6 +1,7 @@
 #include "runtime/core/base/executable.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
@@ -70,6 +71,10 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Compile(
     }
   }
   std::unique_ptr<Executable> executable(new Executable());
+  if (compiled.has_collectives) {
+    PJRTX_RETURN_IF_ERROR(
+        executable->LayOutProcesses(*client, options, compiled));
+  }
   executable->client_ = std::move(client);
   executable->compiled_ =
       std::make_shared<CompiledProgram>(std::move(compiled));
@@ -78,6 +83,45 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Compile(
   executable->code_ = std::string(code);
   executable->options_ = options;
   return executable;
+}
+
+absl::Status Executable::LayOutProcesses(const ClientState& client,
+                                         const ExecutableOptions& options,
+                                         const CompiledProgram& compiled) {
+  std::vector<int64_t> ids = options.device_assignment;
+  if (ids.empty()) {
+    for (int d = 0; d < client.num_devices(); ++d) {
+      if (client.device(d).addressable)
+        ids.push_back(client.device(d).global_id);
+    }
+  }
+  int64_t replicas = compiled.num_replicas,
+          partitions = compiled.num_partitions;
+  // A program that states no counts runs one replica per device.
+  if (replicas * partitions == 1) replicas = static_cast<int64_t>(ids.size());
+  if (replicas * partitions != static_cast<int64_t>(ids.size())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", compiled.name, "' runs as ", replicas, " replica(s) x ",
+        partitions, " partition(s) = ", replicas * partitions,
+        " processes, but its device assignment has ", ids.size(),
+        " device(s); give one device per process (option "
+        "device_assignment, row-major over replicas then partitions)"));
+  }
+  auto is_remote = std::make_shared<std::vector<bool>>();
+  for (int64_t id : ids) {
+    bool remote = true;
+    for (int d = 0; d < client.num_devices(); ++d) {
+      if (client.device(d).global_id == id)
+        remote = !client.device(d).addressable;
+    }
+    is_remote->push_back(remote);
+  }
+  process_devices_ =
+      std::make_shared<const std::vector<int64_t>>(std::move(ids));
+  process_is_remote_ = std::move(is_remote);
+  num_replicas_ = replicas;
+  num_partitions_ = partitions;
+  return absl::OkStatus();
 }
 
 std::string Executable::Serialize() const {
@@ -98,6 +142,8 @@ std::string Executable::Serialize() const {
   file_builder.add_checks_as_outputs(options_.program.checks_as_outputs);
   file_builder.add_fusion(options_.program.fusion);
   file_builder.add_device_assignment(assignment_offset);
+  file_builder.add_num_replicas(options_.program.num_replicas);
+  file_builder.add_num_partitions(options_.program.num_partitions);
   builder.Finish(file_builder.Finish(), fb::ExecutableFileIdentifier());
   return std::string(reinterpret_cast<const char*>(builder.GetBufferPointer()),
                      builder.GetSize());
@@ -141,6 +187,8 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
   if (file->entry() != nullptr) options.program.entry = file->entry()->str();
   options.program.checks_as_outputs = file->checks_as_outputs();
   options.program.fusion = file->fusion();
+  options.program.num_replicas = file->num_replicas();
+  options.program.num_partitions = file->num_partitions();
   if (file->device_assignment() != nullptr) {
     options.device_assignment.assign(file->device_assignment()->begin(),
                                      file->device_assignment()->end());
@@ -149,6 +197,22 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Deserialize(
                         file->code()->size());
   return Compile(std::move(client), file->program_format()->str(), code,
                  options);
+}
+
+LaunchContext Executable::MakeLaunchContext(int64_t global_id,
+                                            int64_t launch_id) const {
+  LaunchContext launch;
+  launch.launch_id = launch_id;
+  launch.rendezvous = &client_->launch_rendezvous();
+  launch.ordinal = launch.rendezvous->NextOrdinal(global_id, launch_id);
+  launch.process_devices = process_devices_;
+  launch.process_is_remote = process_is_remote_;
+  launch.num_replicas = num_replicas_;
+  launch.num_partitions = num_partitions_;
+  const std::vector<int64_t>& ids = *process_devices_;
+  launch.process_index =
+      std::find(ids.begin(), ids.end(), global_id) - ids.begin();
+  return launch;
 }
 
 absl::StatusOr<Executable::Runs> Executable::Execute(
@@ -195,7 +259,6 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
       }
     }
   }
-  (void)launch_id;  // Single-process launches need no rendezvous yet.
 
   // Bookkeeping lives inline (SmallVector) so that dispatching a program
   // with a few arguments allocates only what it hands back.
@@ -240,8 +303,13 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     const int64_t global_id = client_->device(device).global_id;
+    // Numbered at enqueue time: runs of a device start in this order.
+    std::optional<LaunchContext> launch;
+    if (process_devices_ != nullptr) {
+      launch = MakeLaunchContext(global_id, launch_id);
+    }
     EventRef done = client_->queue(device).Enqueue(
-        deps, [compiled = std::move(compiled), device, global_id,
+        deps, [compiled = std::move(compiled), device, global_id, launch,
                held_inputs = std::move(held_inputs), out_allocations]() {
           SmallVector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
@@ -252,7 +320,11 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
             return compiled->name.empty() ? std::string("execute")
                                           : compiled->name;
           });
-          return compiled->program->Run(device, in, out);
+          RunContext context;
+          context.device = device;
+          context.global_id = global_id;
+          context.launch = launch ? &*launch : nullptr;
+          return compiled->program->Run(context, in, out);
         });
     Run run;
     run.done = done;

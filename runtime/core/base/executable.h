@@ -69,11 +69,22 @@ class Executable {
 
  private:
   Executable() = default;
+  absl::Status LayOutProcesses(const ClientState& client,
+                               const ExecutableOptions& options,
+                               const CompiledProgram& compiled);
+  LaunchContext MakeLaunchContext(int64_t global_id, int64_t launch_id) const;
 
   std::shared_ptr<ClientState> client_;
   // Shared with the runs in flight.
   std::shared_ptr<CompiledProgram> compiled_;
   std::vector<int> devices_;
+  // Programs with collectives: the launch's processes as global device
+  // ids (row-major replica x partition), whether each is in another
+  // process, and the counts.
+  std::shared_ptr<const std::vector<int64_t>> process_devices_;
+  std::shared_ptr<const std::vector<bool>> process_is_remote_;
+  int64_t num_replicas_ = 1;
+  int64_t num_partitions_ = 1;
   std::string format_;
   std::string code_;
   ExecutableOptions options_;

@@ -3,13 +3,19 @@
 #include <utility>
 
 namespace pjrtx {
+namespace {
+
+// The pool whose worker the current thread is, for ScopedBlocking.
+thread_local ThreadPool* current_pool = nullptr;
+
+}  // namespace
 
 ThreadPool::ThreadPool(int num_threads) {
   if (num_threads <= 0) {
     num_threads = static_cast<int>(std::thread::hardware_concurrency());
     if (num_threads <= 0) num_threads = 1;
   }
-  threads_.reserve(num_threads);
+  target_threads_ = num_threads;
   for (int i = 0; i < num_threads; ++i) {
     threads_.emplace_back([this] { WorkerLoop(); });
   }
@@ -21,7 +27,41 @@ ThreadPool::~ThreadPool() {
     stopping_ = true;
   }
   work_cv_.notify_all();
-  for (std::thread& thread : threads_) thread.join();
+  // Closures still running may start threads while we join; take them one
+  // at a time under the lock.
+  auto next = threads_.begin();
+  while (true) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (next == threads_.end()) break;
+    }
+    next->join();
+    std::lock_guard<std::mutex> lock(mu_);
+    ++next;
+  }
+}
+
+ThreadPool::ScopedBlocking::ScopedBlocking() : pool_(current_pool) {
+  if (pool_ != nullptr) pool_->BeginBlocking();
+}
+
+ThreadPool::ScopedBlocking::~ScopedBlocking() {
+  if (pool_ != nullptr) pool_->EndBlocking();
+}
+
+void ThreadPool::BeginBlocking() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++blocked_;
+  // Threads able to take work: all but the blocked ones.
+  const int available = static_cast<int>(threads_.size()) - blocked_;
+  if (available < target_threads_) {
+    threads_.emplace_back([this] { WorkerLoop(); });
+  }
+}
+
+void ThreadPool::EndBlocking() {
+  std::lock_guard<std::mutex> lock(mu_);
+  --blocked_;
 }
 
 void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
@@ -34,6 +74,7 @@ void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
 }
 
 void ThreadPool::WorkerLoop() {
+  current_pool = this;
   while (true) {
     absl::AnyInvocable<void() &&> fn;
     {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <list>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -25,7 +26,7 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   void Schedule(absl::AnyInvocable<void() &&> fn);
-  int num_threads() const { return static_cast<int>(threads_.size()); }
+  int num_threads() const { return target_threads_; }
 
   // Whether closures are posted and not yet started: a long-running
   // closure that can pause should then yield (re-post its rest) so that
@@ -34,15 +35,40 @@ class ThreadPool {
     return waiting_.load(std::memory_order_relaxed) > 0;
   }
 
+  // Marks the calling thread as blocked on other work of its pool for the
+  // scope's lifetime (a program waiting inside a collective for the
+  // programs of other devices, which run on the same pool). While it
+  // blocks, the pool keeps `num_threads` threads free to run closures,
+  // starting one if none is idle, so that waits on one another cannot
+  // take every thread. No effect on threads that are not pool workers.
+  class ScopedBlocking {
+   public:
+    ScopedBlocking();
+    ~ScopedBlocking();
+    ScopedBlocking(const ScopedBlocking&) = delete;
+    ScopedBlocking& operator=(const ScopedBlocking&) = delete;
+
+   private:
+    ThreadPool* const pool_;
+  };
+
  private:
   void WorkerLoop();
+  void BeginBlocking();
+  void EndBlocking();
 
   std::mutex mu_;
   std::condition_variable work_cv_;
   std::deque<absl::AnyInvocable<void() &&>> work_;  // Guarded by mu_.
   bool stopping_ = false;                           // Guarded by mu_.
   std::atomic<size_t> waiting_{0};                  // work_.size().
-  std::vector<std::thread> threads_;
+  // Threads that run closures when none blocks; more are started for
+  // blocked ones and stay (idle) until the pool goes.
+  int target_threads_ = 0;
+  int blocked_ = 0;  // Guarded by mu_.
+  // Guarded by mu_; a list, so that the destructor can join one while
+  // another is being added.
+  std::list<std::thread> threads_;
 };
 
 }  // namespace pjrtx
