@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/cpu/collective_groups.h"
+#include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/kernels.h"
 
 namespace pjrtx::cpu {
@@ -275,10 +276,34 @@ absl::StatusOr<std::vector<Value>> StartedCollective::Finish(
     return values;
   };
   auto reduce = [&](size_t k) -> absl::StatusOr<Literal> {
+    if (payloads.size() == 1) return OwnedCopy(Unpack(payloads[0], shapes)[k]);
+    if (combine.binary.has_value()) {
+      // ((p0 op p1) op p2) ... in one pass: registers 0..n-1 are the
+      // contributions, each step folds in the next.
+      const int n = static_cast<int>(payloads.size());
+      ir::FusedBody body;
+      body.num_inputs = n;
+      for (int j = 1; j < n; ++j) {
+        ir::FusedStep step;
+        step.opcode = ir::OpCode::kBinary;
+        step.binary = *combine.binary;
+        step.inputs = {j == 1 ? 0 : n + j - 2, j};
+        step.type = shapes[k].type;
+        body.steps.push_back(std::move(step));
+      }
+      body.outputs = {2 * n - 2};
+      std::vector<Literal> inputs;
+      for (const Payload& p : payloads) inputs.push_back(Unpack(p, shapes)[k]);
+      std::vector<Literal> out = {Literal::ForOverwrite(shapes[k])};
+      absl::Status status =
+          RunFusedElementwise(body, inputs, absl::MakeSpan(out));
+      if (!status.ok()) return status;
+      return std::move(out[0]);
+    }
     Literal acc = OwnedCopy(Unpack(payloads[0], shapes)[k]);
     for (size_t j = 1; j < payloads.size(); ++j) {
       absl::StatusOr<Literal> next =
-          combine(acc, Unpack(payloads[j], shapes)[k]);
+          combine.pair(acc, Unpack(payloads[j], shapes)[k]);
       if (!next.ok()) return next.status();
       acc = *std::move(next);
     }

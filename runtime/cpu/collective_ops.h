@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,14 @@
 
 namespace pjrtx::cpu {
 
-// Combines two contributions elementwise (an all_reduce body).
-using Combiner =
-    std::function<absl::StatusOr<Literal>(const Literal&, const Literal&)>;
+// Combines contributions elementwise (an all_reduce body).
+struct Combiner {
+  // Set when the body is one binary op (add, max, ...): all contributions
+  // are then combined in one fused pass over memory.
+  std::optional<ir::BinaryOp> binary;
+  // Any other body, two contributions at a time.
+  std::function<absl::StatusOr<Literal>(const Literal&, const Literal&)> pair;
+};
 
 class StartedCollective {
  public:

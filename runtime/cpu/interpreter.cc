@@ -227,21 +227,18 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
   Combiner combine;
   if (!inst.regions.empty()) {
     const ir::Computation& body = program_.computations[inst.regions[0]];
-    // The usual bodies (one add, max, ...) run as one vector kernel; any
-    // other body runs element by element.
+    // The usual bodies (one add, max, ...) run as one fused pass over
+    // every contribution; any other body runs element by element.
     if (body.instructions.size() == 1 &&
         body.instructions[0].opcode == OpCode::kBinary &&
         body.instructions[0].operands == body.parameters &&
         body.results == body.instructions[0].results) {
-      const ir::BinaryOp op = body.instructions[0].attributes.binary;
-      combine = [op](const Literal& a, const Literal& b) {
-        return Binary(op, a, b, a.shape());
-      };
+      combine.binary = body.instructions[0].attributes.binary;
     } else {
       const int computation = inst.regions[0];
-      combine = [this, computation, &env](
-                    const Literal& a,
-                    const Literal& b) -> absl::StatusOr<Literal> {
+      combine.pair = [this, computation, &env](
+                         const Literal& a,
+                         const Literal& b) -> absl::StatusOr<Literal> {
         RegionFn region = [this, computation,
                            &env](absl::Span<const Literal> args)
             -> absl::StatusOr<std::vector<Literal>> {

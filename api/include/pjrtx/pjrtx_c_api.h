@@ -1019,7 +1019,11 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Program, format_size);
  * global device ids, replica-major: replicas x partitions; default: every
  * addressable device, one replica each), `checks_as_outputs` (bool: the
  * StableHLO test corpus's check.* ops become extra outputs), `fusion`
- * (bool, default true: elementwise chains run as one pass). Errors carry
+ * (bool, default true: elementwise chains run as one pass), `num_replicas`
+ * and `num_partitions` (int64 >= 1: the launch's process counts for
+ * programs with collectives; default: the module's mhlo.num_replicas /
+ * mhlo.num_partitions, or one replica per assigned device). Runs of such
+ * programs with the same `launch_id` form one launch. Errors carry
  * "line:column" positions: INVALID_ARGUMENT for malformed or ill-typed
  * programs and bad options, UNIMPLEMENTED for unsupported ops and types. */
 typedef struct {
