@@ -4,6 +4,7 @@
 // rendezvous of this process (the plugin uses the same one).
 #include "runtime/cpu/collective_ops.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -329,11 +330,16 @@ func.func @main(%w: tensor<256x256xf32>) -> tensor<256x256xf32> {
   Literal x(Shape{ir::ElementType::kF32, {4}});
   for (int64_t i = 0; i < 4; ++i) x.SetFloat(i, i);
 
+  // The fastest of several runs: other tests running beside this one can
+  // only make a run slower.
   Interpreter reference(only_dots);
   ASSERT_TRUE(reference.Run({Value::Tensor(w)}).ok());  // Warm the plans.
-  const auto t0 = Clock::now();
-  ASSERT_TRUE(reference.Run({Value::Tensor(w)}).ok());
-  const auto dots_time = Clock::now() - t0;
+  auto dots_time = Clock::duration::max();
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = Clock::now();
+    ASSERT_TRUE(reference.Run({Value::Tensor(w)}).ok());
+    dots_time = std::min(dots_time, Clock::now() - t0);
+  }
 
   LaunchRendezvous rendezvous(nullptr, std::chrono::seconds(20));
   TestLaunch launch(rendezvous, 0, 1);
