@@ -120,22 +120,7 @@ std::set<std::string> CalledFunctions(
 bool HasCollectives(const Program& program) {
   for (const Computation& c : program.computations) {
     for (const Instruction& inst : c.instructions) {
-      switch (inst.opcode) {
-        case OpCode::kReplicaId:
-        case OpCode::kPartitionId:
-        case OpCode::kAllReduce:
-        case OpCode::kAllGather:
-        case OpCode::kReduceScatter:
-        case OpCode::kAllToAll:
-        case OpCode::kCollectivePermute:
-        case OpCode::kCollectiveBroadcast:
-        case OpCode::kCollectiveReduce:
-        case OpCode::kSend:
-        case OpCode::kRecv:
-          return true;
-        default:
-          break;
-      }
+      if (IsCollectiveOp(inst.opcode)) return true;
     }
   }
   return false;

@@ -94,6 +94,32 @@ enum class OpCode {
   kRecv,                 // token -> tensors..., token.
 };
 
+// Collective opcodes that exchange data with the other processes of the
+// launch.
+inline bool IsExchangeOp(OpCode opcode) {
+  switch (opcode) {
+    case OpCode::kAllReduce:
+    case OpCode::kAllGather:
+    case OpCode::kReduceScatter:
+    case OpCode::kAllToAll:
+    case OpCode::kCollectivePermute:
+    case OpCode::kCollectiveBroadcast:
+    case OpCode::kCollectiveReduce:
+    case OpCode::kSend:
+    case OpCode::kRecv:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Those, and the ones that read the running process's ids: a program with
+// any of them runs as one process of a launch.
+inline bool IsCollectiveOp(OpCode opcode) {
+  return IsExchangeOp(opcode) || opcode == OpCode::kReplicaId ||
+         opcode == OpCode::kPartitionId;
+}
+
 // How a collective instruction picks the processes it runs among (the
 // StableHLO spec's process groups) and what it moves.
 struct CollectiveSpec {

@@ -116,23 +116,6 @@ absl::StatusOr<PermuteLayout> LayOutPermute(const ir::CollectiveSpec& spec,
 
 }  // namespace
 
-bool IsExchangeOp(OpCode opcode) {
-  switch (opcode) {
-    case OpCode::kAllReduce:
-    case OpCode::kAllGather:
-    case OpCode::kReduceScatter:
-    case OpCode::kAllToAll:
-    case OpCode::kCollectivePermute:
-    case OpCode::kCollectiveBroadcast:
-    case OpCode::kCollectiveReduce:
-    case OpCode::kSend:
-    case OpCode::kRecv:
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
     const ir::Instruction& instruction, absl::Span<const Value> operands,
     CollectiveContext& context, CollectiveSequence& sequence) {

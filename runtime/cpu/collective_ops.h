@@ -53,14 +53,11 @@ class StartedCollective {
   std::unique_ptr<PendingExchange> pending_;  // Null: nothing to wait for.
 };
 
-// Starts collective instruction `instruction` (replica_id and partition_id
-// excepted: they need no exchange) on its tensor `operands`.
+// Starts collective instruction `instruction` (one of ir::IsExchangeOp) on
+// its `operands`.
 absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
     const ir::Instruction& instruction, absl::Span<const Value> operands,
     CollectiveContext& context, CollectiveSequence& sequence);
-
-// Whether `opcode` is one StartCollective runs.
-bool IsExchangeOp(ir::OpCode opcode);
 
 }  // namespace pjrtx::cpu
 

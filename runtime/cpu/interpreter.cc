@@ -174,6 +174,22 @@ absl::StatusOr<std::vector<Value>> Interpreter::Call(
   return results;
 }
 
+RegionFn Interpreter::RegionFunction(int computation,
+                                     const std::vector<Value>& env) {
+  return [this, computation, &env](absl::Span<const Literal> args)
+             -> absl::StatusOr<std::vector<Literal>> {
+    std::vector<Value> values;
+    values.reserve(args.size());
+    for (const Literal& l : args) values.push_back(Value::Tensor(l));
+    absl::StatusOr<std::vector<Value>> out =
+        CallRegion(computation, values, env);
+    if (!out.ok()) return out.status();
+    std::vector<Literal> literals;
+    for (Value& v : *out) literals.push_back(std::move(v.tensor));
+    return literals;
+  };
+}
+
 absl::Status Interpreter::RunInstructions(const ir::Computation& c,
                                           std::vector<Value>& env) {
   if (collectives_ == nullptr || !program_.has_collectives) {
@@ -207,7 +223,7 @@ absl::Status Interpreter::RunInstructions(const ir::Computation& c,
   for (const Instruction& instruction : c.instructions) {
     absl::Status status = finish_reads(&instruction);
     if (!status.ok()) return status;
-    if (IsExchangeOp(instruction.opcode)) {
+    if (ir::IsExchangeOp(instruction.opcode)) {
       absl::StatusOr<std::unique_ptr<StartedCollective>> started =
           StartCollective(instruction, Values(env, instruction.operands),
                           *collectives_, sequence_);
@@ -235,22 +251,9 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
         body.results == body.instructions[0].results) {
       combine.binary = body.instructions[0].attributes.binary;
     } else {
-      const int computation = inst.regions[0];
-      combine.pair = [this, computation, &env](
+      combine.pair = [region = RegionFunction(inst.regions[0], env)](
                          const Literal& a,
                          const Literal& b) -> absl::StatusOr<Literal> {
-        RegionFn region = [this, computation,
-                           &env](absl::Span<const Literal> args)
-            -> absl::StatusOr<std::vector<Literal>> {
-          std::vector<Value> values;
-          for (const Literal& l : args) values.push_back(Value::Tensor(l));
-          absl::StatusOr<std::vector<Value>> out =
-              CallRegion(computation, values, env);
-          if (!out.ok()) return out.status();
-          std::vector<Literal> literals;
-          for (Value& v : *out) literals.push_back(std::move(v.tensor));
-          return literals;
-        };
         return Map({a, b}, region, a.shape());
       };
     }
@@ -284,19 +287,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     for (size_t i = 0; i < literals.size(); ++i) set(i, std::move(literals[i]));
   };
   auto region = [&](size_t r) -> RegionFn {
-    const int computation = inst.regions[r];
-    return [this, computation, &env](absl::Span<const Literal> args)
-               -> absl::StatusOr<std::vector<Literal>> {
-      std::vector<Value> values;
-      values.reserve(args.size());
-      for (const Literal& l : args) values.push_back(Value::Tensor(l));
-      absl::StatusOr<std::vector<Value>> out =
-          CallRegion(computation, values, env);
-      if (!out.ok()) return out.status();
-      std::vector<Literal> literals;
-      for (Value& v : *out) literals.push_back(std::move(v.tensor));
-      return literals;
-    };
+    return RegionFunction(inst.regions[r], env);
   };
   // Built only by the ops that need every result's shape: region bodies
   // run one instruction per element, where a vector per step adds up.
@@ -578,7 +569,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kCollectiveBroadcast:
     case OpCode::kCollectiveReduce:
     case OpCode::kSend:
-    case OpCode::kRecv: {
+    case OpCode::kRecv: {  // ir::IsExchangeOp.
       // Started and finished at once; RunInstructions overlaps them.
       if (collectives_ == nullptr) return NotInLaunch(inst);
       absl::StatusOr<std::unique_ptr<StartedCollective>> started =

@@ -9,6 +9,7 @@
 #include "absl/types/span.h"
 #include "compiler_stub/ir/program.h"
 #include "runtime/cpu/collective_context.h"
+#include "runtime/cpu/kernels.h"
 #include "runtime/cpu/literal.h"
 #include "runtime/cpu/program_cache.h"
 
@@ -70,6 +71,9 @@ class Interpreter {
   // instructions that do not need their results.
   absl::Status RunInstructions(const ir::Computation& c,
                                std::vector<Value>& env);
+  // Region `computation` as a function of scalars, reading captured values
+  // from `env` (which must outlive it).
+  RegionFn RegionFunction(int computation, const std::vector<Value>& env);
   absl::Status FinishCollective(const ir::Instruction& inst,
                                 StartedCollective& started,
                                 std::vector<Value>& env);
