@@ -18,8 +18,10 @@
 //   all-reduced over DCN with the same chip of every other slice (the
 //   only bytes between processes, staged once out of and once into the
 //   chip), and applied to the chip's shard, while the next layer's
-//   gradient is computed (--overlap=on; off waits for the whole backward
-//   pass before communicating).
+//   gradient is computed (--overlap=on; off runs no collective beside
+//   anything else: each all-gather is awaited before the forward, and the
+//   gradients are reduced after the whole backward pass, one layer's
+//   reduce-scatter and all-reduces awaited before the next layer's).
 // Printed per step: the slice's mean loss, step time, H2D / D2H / staging /
 // DCN bytes of this process's chips, and MFU: the whole job's model FLOPs
 // per step (formula printed) over the step time, against the machine's
@@ -481,7 +483,15 @@ int main(int argc, char** argv) {
       for (const EventFuture& done : backward_done) {
         Must(done.Await(), "backward");
       }
-      for (int64_t l = layers - 1; l >= 0; --l) reduce(l, gradient[l]);
+      // One collective at a time: each waits for the one before it.
+      for (int64_t l = layers - 1; l >= 0; --l) {
+        reduce(l, gradient[l]);
+        for (const Communicator::Result& result : reduced[l]) {
+          for (const EventFuture& done : result.done) {
+            Must(done.Await(), "gradient reduction");
+          }
+        }
+      }
     }
     for (int64_t l = layers - 1; l >= 0; --l) update(l);
     for (Chip& chip : chips) {
