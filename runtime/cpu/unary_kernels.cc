@@ -2,12 +2,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/kernels.h"
+#include "runtime/cpu/vector_math.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -98,6 +100,18 @@ void MapInDouble(const Literal& x, Literal& out, Fn fn) {
 template <typename Traits>
 absl::Status FloatUnary(UnaryOp op, const Literal& x, Literal& out) {
   using V = typename Traits::Value;
+  if constexpr (std::is_same_v<typename Traits::Storage, float>) {
+    // The vectorized f32 versions (see vector_math.h).
+    void (*vector_fn)(const float*, float*, int64_t) =
+        op == UnaryOp::kTanh          ? TanhF32
+        : op == UnaryOp::kExponential ? ExpF32
+        : op == UnaryOp::kLogistic    ? LogisticF32
+                                      : nullptr;
+    if (vector_fn != nullptr) {
+      vector_fn(x.as<float>(), out.as<float>(), x.num_elements());
+      return absl::OkStatus();
+    }
+  }
   switch (op) {
     case UnaryOp::kAbs:
       Map<Traits>(x, out, [](V v) { return std::abs(v); });

@@ -3,7 +3,8 @@
 add_executable(cpu_elementwise_tests
   ${CMAKE_CURRENT_LIST_DIR}/float_formats_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/literal_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/elementwise_kernels_test.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/elementwise_kernels_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/vector_math_test.cc)
 target_link_libraries(cpu_elementwise_tests PRIVATE pjrtx_cpu
                       GTest::gtest_main GTest::gmock pjrtx_warnings)
 pjrtx_add_test(cpu_elementwise_tests COMMAND cpu_elementwise_tests LABELS unit)
