@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/core/base/thread_pool.h"
 
 namespace pjrtx::collectives {
 namespace {
@@ -305,7 +306,11 @@ void UcxContext::DriveUntil(const std::function<bool()>& done,
     }
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return;
-    if (now < spin_until || queued_.load(std::memory_order_relaxed) != 0) {
+    // Spinning only pays while CPUs would otherwise idle: when programs
+    // wait for a thread (emulated chips computing while a collective is in
+    // flight), sleep on the descriptor and leave them the CPU.
+    if (queued_.load(std::memory_order_relaxed) != 0 ||
+        (now < spin_until && !ThreadPool::AnyPoolHasWaitingWork())) {
       continue;
     }
     // BUSY means events arrived since the last progress call: poll again

@@ -8,6 +8,9 @@ namespace {
 // The pool whose worker the current thread is, for ScopedBlocking.
 thread_local ThreadPool* current_pool = nullptr;
 
+// Closures waiting in every pool of the process.
+std::atomic<int64_t> waiting_in_all_pools{0};
+
 }  // namespace
 
 ThreadPool::ThreadPool(int num_threads) {
@@ -64,11 +67,16 @@ void ThreadPool::EndBlocking() {
   --blocked_;
 }
 
+bool ThreadPool::AnyPoolHasWaitingWork() {
+  return waiting_in_all_pools.load(std::memory_order_relaxed) > 0;
+}
+
 void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     work_.push_back(std::move(fn));
     waiting_.store(work_.size(), std::memory_order_relaxed);
+    waiting_in_all_pools.fetch_add(1, std::memory_order_relaxed);
   }
   work_cv_.notify_one();
 }
@@ -84,6 +92,7 @@ void ThreadPool::WorkerLoop() {
       fn = std::move(work_.front());
       work_.pop_front();
       waiting_.store(work_.size(), std::memory_order_relaxed);
+      waiting_in_all_pools.fetch_sub(1, std::memory_order_relaxed);
     }
     std::move(fn)();
   }

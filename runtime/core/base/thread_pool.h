@@ -34,6 +34,10 @@ class ThreadPool {
   bool HasWaitingWork() const {
     return waiting_.load(std::memory_order_relaxed) > 0;
   }
+  // Whether any pool of this process has closures waiting for a thread:
+  // then a thread that would spin waiting for I/O should sleep instead and
+  // leave the CPU to them. A hint, read without locks.
+  static bool AnyPoolHasWaitingWork();
 
   // Marks the calling thread as blocked on other work of its pool for the
   // scope's lifetime (a program waiting inside a collective for the
