@@ -184,27 +184,20 @@ absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
         self, "'s group has ", group.size(),
         " process(es): ", absl::StrJoin(group, ", ")));
   }
+  // Who contributes and whose contributions this process needs.
   const int64_t root = group.front();
   std::vector<int64_t> sources = group;
+  Payload payload;
   if (spec.has_dynamic_root) {
     // Each data operand has its own root, known only now: every member
     // contributes its data (the root indices stay behind, last).
-    const Payload payload =
-        Pack(absl::MakeConstSpan(tensors).first(tensors.size() - 1));
-    const std::string key =
-        sequence.NextKey(absl::StrCat(kind, " ", absl::StrJoin(group, ",")));
-    absl::StatusOr<std::unique_ptr<PendingExchange>> pending =
-        context.Start(key, kind, group, payload, sources);
-    if (!pending.ok()) return pending.status();
-    return std::make_unique<StartedCollective>(
-        instruction, std::move(tensors), std::move(group), *std::move(pending));
-  }
-  Payload payload = Pack(tensors);
-  if (opcode == OpCode::kCollectiveBroadcast) {
-    if (self != root) payload = nullptr;
+    payload = Pack(absl::MakeConstSpan(tensors).first(tensors.size() - 1));
+  } else if (opcode == OpCode::kCollectiveBroadcast) {
+    if (self == root) payload = Pack(tensors);
     sources = {root};
-  } else if (opcode == OpCode::kCollectiveReduce && self != root) {
-    sources.clear();
+  } else {
+    payload = Pack(tensors);
+    if (opcode == OpCode::kCollectiveReduce && self != root) sources.clear();
   }
   const std::string key =
       sequence.NextKey(absl::StrCat(kind, " ", absl::StrJoin(group, ",")));
