@@ -233,7 +233,13 @@ void PeerKilled(Child& c) {
               absl::StrContains(status.message(), "rank 1"),
           absl::StrCat("exchange with a dead peer gave ", status.ToString()));
   c.Check(elapsed < std::chrono::seconds(4), "failed within deadline + slack");
-  c.CheckCounters(8, 1, 8, 1);
+  // A send completes locally once the transport has taken the data (over
+  // TCP that can be the kernel's socket buffer), so the big send may count
+  // even though the peer died before reading it. The receive never can.
+  const TransportCounters counters = c.transport->counters();
+  const bool big_send_counted = counters.messages_sent == 2;
+  c.CheckCounters(big_send_counted ? 8 + kMiB : 8, big_send_counted ? 2 : 1, 8,
+                  1);
 }
 
 int RunChild(int argc, char** argv) {
