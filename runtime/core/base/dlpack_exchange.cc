@@ -117,15 +117,6 @@ absl::StatusOr<std::unique_ptr<Buffer>> ImportFromDLPack(
   const DLTensor& t = tensor->dl_tensor;
   const int memory = client->default_memory(device);
   const MemorySpec& spec = client->topology().memories[memory];
-  if (spec.dlpack_device_type == 0 ||
-      t.device.device_type != spec.dlpack_device_type ||
-      t.device.device_id != spec.dlpack_device_id) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "DLPack tensor on device (type ", t.device.device_type, ", id ",
-        t.device.device_id, ") cannot be used in place by device ",
-        client->device(device).global_id, ", whose memory is (type ",
-        spec.dlpack_device_type, ", id ", spec.dlpack_device_id, ")"));
-  }
   PJRTX_ASSIGN_OR_RETURN(PJRTX_Buffer_Type type, FromDLDataType(t.dtype));
   if (t.ndim < 0 || (t.ndim > 0 && t.shape == nullptr)) {
     return absl::InvalidArgumentError("DLPack tensor has no shape");
@@ -143,6 +134,17 @@ absl::StatusOr<std::unique_ptr<Buffer>> ImportFromDLPack(
       }
       expected *= dims[i];
     }
+  }
+  // Where the tensor lives is checked after what it is, so that a
+  // malformed tensor is named as such whichever device it claims.
+  if (spec.dlpack_device_type == 0 ||
+      t.device.device_type != spec.dlpack_device_type ||
+      t.device.device_id != spec.dlpack_device_id) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DLPack tensor on device (type ", t.device.device_type, ", id ",
+        t.device.device_id, ") cannot be used in place by device ",
+        client->device(device).global_id, ", whose memory is (type ",
+        spec.dlpack_device_type, ", id ", spec.dlpack_device_id, ")"));
   }
   const size_t bytes = static_cast<size_t>(count) * (t.dtype.bits / 8);
   const uintptr_t address = reinterpret_cast<uintptr_t>(t.data) +
