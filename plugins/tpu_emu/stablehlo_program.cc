@@ -9,73 +9,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/compiler.h"
+#include "plugins/common/program_signature.h"
 #include "plugins/tpu_emu/launch_collectives.h"
 #include "runtime/cpu/interpreter.h"
 #include "runtime/cpu/program_cache.h"
 
 namespace tpu_emu {
 namespace {
-
-using pjrtx::ir::ElementType;
-
-PJRTX_Buffer_Type ToBufferType(ElementType type) {
-  switch (type) {
-    case ElementType::kPred:
-      return PJRTX_Buffer_Type_PRED;
-    case ElementType::kS2:
-      return PJRTX_Buffer_Type_S2;
-    case ElementType::kS4:
-      return PJRTX_Buffer_Type_S4;
-    case ElementType::kS8:
-      return PJRTX_Buffer_Type_S8;
-    case ElementType::kS16:
-      return PJRTX_Buffer_Type_S16;
-    case ElementType::kS32:
-      return PJRTX_Buffer_Type_S32;
-    case ElementType::kS64:
-      return PJRTX_Buffer_Type_S64;
-    case ElementType::kU2:
-      return PJRTX_Buffer_Type_U2;
-    case ElementType::kU4:
-      return PJRTX_Buffer_Type_U4;
-    case ElementType::kU8:
-      return PJRTX_Buffer_Type_U8;
-    case ElementType::kU16:
-      return PJRTX_Buffer_Type_U16;
-    case ElementType::kU32:
-      return PJRTX_Buffer_Type_U32;
-    case ElementType::kU64:
-      return PJRTX_Buffer_Type_U64;
-    case ElementType::kF16:
-      return PJRTX_Buffer_Type_F16;
-    case ElementType::kBF16:
-      return PJRTX_Buffer_Type_BF16;
-    case ElementType::kF32:
-      return PJRTX_Buffer_Type_F32;
-    case ElementType::kF64:
-      return PJRTX_Buffer_Type_F64;
-    case ElementType::kF8E4M3FN:
-      return PJRTX_Buffer_Type_F8E4M3FN;
-    case ElementType::kF8E5M2:
-      return PJRTX_Buffer_Type_F8E5M2;
-  }
-  return PJRTX_Buffer_Type_INVALID;
-}
-
-absl::StatusOr<std::vector<pjrtx::ArraySignature>> Signatures(
-    const std::vector<pjrtx::ir::ValueType>& types, const char* what) {
-  std::vector<pjrtx::ArraySignature> signatures;
-  for (size_t i = 0; i < types.size(); ++i) {
-    if (types[i].kind != pjrtx::ir::ValueType::Kind::kTensor) {
-      return absl::UnimplementedError(
-          absl::StrCat("Entry ", what, " ", i, " is ", types[i].ToString(),
-                       "; entry functions take and return tensors only"));
-    }
-    signatures.push_back(
-        {ToBufferType(types[i].shape.type), types[i].shape.dims});
-  }
-  return signatures;
-}
 
 // Runs the interpreter over views of chip memory. The program is immutable
 // and the plan cache thread-safe, so chips run it concurrently, each run on
@@ -180,10 +120,10 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
   absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs =
-      Signatures(entry.parameter_types, "argument");
+      pjrtx::Signatures(entry.parameter_types, "argument");
   if (!inputs.ok()) return inputs.status();
   absl::StatusOr<std::vector<pjrtx::ArraySignature>> outputs =
-      Signatures(entry.result_types, "result");
+      pjrtx::Signatures(entry.result_types, "result");
   if (!outputs.ok()) return outputs.status();
   compiled.inputs = *std::move(inputs);
   compiled.outputs = *std::move(outputs);

@@ -1,0 +1,26 @@
+// The ABI signature of a compiled program's entry: what a plugin reports
+// as its executable's inputs and outputs.
+#ifndef PJRTX_PLUGINS_COMMON_PROGRAM_SIGNATURE_H_
+#define PJRTX_PLUGINS_COMMON_PROGRAM_SIGNATURE_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler_stub/ir/element_type.h"
+#include "compiler_stub/ir/program.h"
+#include "pjrtx/pjrtx_c_api.h"
+#include "runtime/core/base/driver.h"
+
+namespace pjrtx {
+
+PJRTX_Buffer_Type ToBufferType(ir::ElementType type);
+
+// One signature per type; UNIMPLEMENTED for a tuple or token (entry
+// functions take and return tensors only). `what` ("argument", "result")
+// names them in the error.
+absl::StatusOr<std::vector<ArraySignature>> Signatures(
+    const std::vector<ir::ValueType>& types, const char* what);
+
+}  // namespace pjrtx
+
+#endif  // PJRTX_PLUGINS_COMMON_PROGRAM_SIGNATURE_H_
