@@ -12,8 +12,8 @@ namespace {
 
 using GetProcAddress = PFN_cuGetProcAddress_v12000;
 
-// "CUDA_ERROR_STUB_LIBRARY (stub library)", or the bare code when the
-// driver cannot name it.
+}  // namespace
+
 std::string ErrorText(const DriverApi& api, CUresult result) {
   const char* name = nullptr;
   const char* text = nullptr;
@@ -23,6 +23,8 @@ std::string ErrorText(const DriverApi& api, CUresult result) {
   return text == nullptr ? std::string(name)
                          : absl::StrCat(name, " (", text, ")");
 }
+
+namespace {
 
 // Resolves `symbol` at `version` into `*fn`; false (with the reason set)
 // when the driver does not have it at that version.
@@ -56,20 +58,11 @@ bool Resolve(GetProcAddress get, const char* symbol, int version, Fn* fn,
 }
 
 bool ResolveAll(GetProcAddress get, DriverApi& api, Discovery& found) {
-  // Error names first, so that every later failure can be named.
-  return Resolve(get, "cuGetErrorName", 6000, &api.cuGetErrorName, found) &&
-         Resolve(get, "cuGetErrorString", 6000, &api.cuGetErrorString, found) &&
-         Resolve(get, "cuInit", 2000, &api.cuInit, found) &&
-         Resolve(get, "cuDriverGetVersion", 2020, &api.cuDriverGetVersion,
-                 found) &&
-         Resolve(get, "cuDeviceGetCount", 2000, &api.cuDeviceGetCount, found) &&
-         Resolve(get, "cuDeviceGet", 2000, &api.cuDeviceGet, found) &&
-         Resolve(get, "cuDeviceGetName", 2000, &api.cuDeviceGetName, found) &&
-         Resolve(get, "cuDeviceGetAttribute", 2000, &api.cuDeviceGetAttribute,
-                 found) &&
-         Resolve(get, "cuDeviceTotalMem", 3020, &api.cuDeviceTotalMem, found) &&
-         Resolve(get, "cuDeviceGetPCIBusId", 4010, &api.cuDeviceGetPCIBusId,
-                 found);
+#define PJRTX_CUDA_RESOLVE_ENTRY(name, version) \
+  if (!Resolve(get, #name, version, &api.name, found)) return false;
+  PJRTX_CUDA_ENTRY_POINTS(PJRTX_CUDA_RESOLVE_ENTRY)
+#undef PJRTX_CUDA_RESOLVE_ENTRY
+  return true;
 }
 
 std::string InitFailure(const DriverApi& api, const Discovery& found,
@@ -172,7 +165,8 @@ Discovery Load() {
         "CUDA 12.0 or newer is needed");
     return found;
   }
-  DriverApi api;
+  // Never freed, like the library it points into.
+  DriverApi& api = *new DriverApi;
   if (!ResolveAll(get, api, found)) return found;
   CUresult result = api.cuInit(0);
   if (result != CUDA_SUCCESS) {
@@ -191,6 +185,7 @@ Discovery Load() {
         found.driver_version % 1000 / 10, "; CUDA 12.0 or newer is needed");
     return found;
   }
+  found.api = &api;
   ListGpus(api, found);
   return found;
 }

@@ -14,19 +14,55 @@
 
 namespace cuda_plugin {
 
-// The driver entry points the plugin uses, with the signatures of the
-// versions requested.
+// The driver entry points the plugin uses, each with the version it is
+// requested at: X(name, version) declares `PFN_<name>_v<version> name`.
+// Resolution follows this order, so the error names come first.
+#define PJRTX_CUDA_ENTRY_POINTS(X)    \
+  X(cuGetErrorName, 6000)             \
+  X(cuGetErrorString, 6000)           \
+  X(cuInit, 2000)                     \
+  X(cuDriverGetVersion, 2020)         \
+  X(cuDeviceGetCount, 2000)           \
+  X(cuDeviceGet, 2000)                \
+  X(cuDeviceGetName, 2000)            \
+  X(cuDeviceGetAttribute, 2000)       \
+  X(cuDeviceTotalMem, 3020)           \
+  X(cuDeviceGetPCIBusId, 4010)        \
+  X(cuDevicePrimaryCtxRetain, 7000)   \
+  X(cuDevicePrimaryCtxRelease, 11000) \
+  X(cuCtxSetCurrent, 4000)            \
+  X(cuMemGetInfo, 3020)               \
+  X(cuMemPoolCreate, 11020)           \
+  X(cuMemPoolDestroy, 11020)          \
+  X(cuMemPoolSetAttribute, 11020)     \
+  X(cuMemAllocFromPoolAsync, 11020)   \
+  X(cuMemFreeAsync, 11020)            \
+  X(cuMemHostAlloc, 2020)             \
+  X(cuMemFreeHost, 2000)              \
+  X(cuMemcpyHtoDAsync, 3020)          \
+  X(cuMemcpyDtoHAsync, 3020)          \
+  X(cuMemcpyDtoDAsync, 3020)          \
+  X(cuMemcpyPeerAsync, 4000)          \
+  X(cuStreamCreate, 2000)             \
+  X(cuStreamDestroy, 4000)            \
+  X(cuStreamSynchronize, 2000)        \
+  X(cuStreamWaitEvent, 3020)          \
+  X(cuEventCreate, 2000)              \
+  X(cuEventDestroy, 4000)             \
+  X(cuEventRecord, 2000)              \
+  X(cuEventQuery, 2000)               \
+  X(cuModuleLoadDataEx, 2010)         \
+  X(cuModuleGetFunction, 2000)        \
+  X(cuModuleUnload, 2000)             \
+  X(cuLaunchKernel, 4000)
+
+// The resolved table; every member is non-null once Discover() found a
+// usable driver.
 struct DriverApi {
-  PFN_cuGetErrorName_v6000 cuGetErrorName = nullptr;
-  PFN_cuGetErrorString_v6000 cuGetErrorString = nullptr;
-  PFN_cuInit_v2000 cuInit = nullptr;
-  PFN_cuDriverGetVersion_v2020 cuDriverGetVersion = nullptr;
-  PFN_cuDeviceGetCount_v2000 cuDeviceGetCount = nullptr;
-  PFN_cuDeviceGet_v2000 cuDeviceGet = nullptr;
-  PFN_cuDeviceGetName_v2000 cuDeviceGetName = nullptr;
-  PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;
-  PFN_cuDeviceTotalMem_v3020 cuDeviceTotalMem = nullptr;
-  PFN_cuDeviceGetPCIBusId_v4010 cuDeviceGetPCIBusId = nullptr;
+#define PJRTX_CUDA_DECLARE_ENTRY(name, version) \
+  PFN_##name##_v##version name = nullptr;
+  PJRTX_CUDA_ENTRY_POINTS(PJRTX_CUDA_DECLARE_ENTRY)
+#undef PJRTX_CUDA_DECLARE_ENTRY
 };
 
 struct GpuInfo {
@@ -44,6 +80,9 @@ struct Discovery {
   std::string driver_path;  // What was loaded (or tried).
   int driver_version = 0;   // 1000 * major + 10 * minor; 0 if unknown.
   std::vector<GpuInfo> gpus;
+  // The driver's entry points; set (and complete) whenever the driver was
+  // loaded and initialised, even if it has no usable GPU.
+  const DriverApi* api = nullptr;
   // Empty when the plugin can use the GPUs; otherwise why not, in words a
   // user can act on (no driver, the toolkit's stub, an old driver, no
   // device, ...).
@@ -52,6 +91,10 @@ struct Discovery {
 
 // The oldest driver the plugin accepts: CUDA 12.0.
 constexpr int kMinDriverVersion = 12000;
+
+// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)", or the bare code when the
+// driver cannot name it.
+std::string ErrorText(const DriverApi& api, CUresult result);
 
 // Loads the driver once per process (PJRTX_CUDA_DRIVER_PATH names the
 // library, for tests; default "libcuda.so.1") and lists the GPUs. Never

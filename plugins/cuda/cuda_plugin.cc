@@ -1,7 +1,6 @@
 // libpjrt_cuda.so: NVIDIA GPUs through the CUDA Driver API, loaded at run
-// time (cuda_driver.h). This version finds the driver and the GPUs and
-// says precisely why it cannot use them; it exposes no devices yet, since
-// device memory, streams and programs are still to come.
+// time (cuda_driver.h). Where no GPU can be used, the plugin still loads,
+// reports zero devices and says precisely why (pjrtx.unavailable_reason).
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,8 +9,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/gpu_driver.h"
+#include "plugins/cuda/no_device_driver.h"
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
+#include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
 namespace {
@@ -23,72 +25,38 @@ std::string Describe(const GpuInfo& gpu) {
                       ")");
 }
 
-// A client without devices: what a framework gets where the plugin cannot
-// drive any GPU, so that it can still ask why and carry on.
-class NoDeviceDriver : public pjrtx::Driver {
- public:
-  pjrtx::TopologySpec Describe() override {
-    pjrtx::TopologySpec topology;
-    const Discovery& found = Discover();
-    topology.platform_version =
-        found.driver_version > 0
-            ? absl::StrCat("CUDA driver ", found.driver_version / 1000, ".",
-                           found.driver_version % 1000 / 10)
-            : "no CUDA driver";
-    return topology;
-  }
-  absl::StatusOr<pjrtx::DeviceAddress> Allocate(int, size_t) override {
-    return NoDevice();
-  }
-  void Free(int, pjrtx::DeviceAddress, size_t) override {}
-  absl::Status CopyFromHost(int, pjrtx::DeviceAddress, const void*,
-                            size_t) override {
-    return NoDevice();
-  }
-  absl::Status CopyToHost(int, void*, pjrtx::DeviceAddress, size_t) override {
-    return NoDevice();
-  }
-  absl::Status CopyBetween(int, pjrtx::DeviceAddress, int, pjrtx::DeviceAddress,
-                           size_t) override {
-    return NoDevice();
-  }
-
- private:
-  // Unreachable through the ABI (there is no device or memory to name);
-  // kept as an error rather than an abort all the same.
-  static absl::Status NoDevice() {
-    return absl::FailedPreconditionError(
-        "the CUDA plugin has no usable device; see pjrtx.unavailable_reason");
-  }
-};
-
 class CudaPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "cuda"; }
   std::string Version() const override { return "0.1.0"; }
 
+  std::vector<std::string> Capabilities() const override {
+    return {"dlpack", "execute"};
+  }
+
   std::string UnavailableReason() const override {
-    const Discovery& found = Discover();
-    if (!found.unavailable_reason.empty()) return found.unavailable_reason;
-    std::vector<std::string> gpus;
-    for (const GpuInfo& gpu : found.gpus) gpus.push_back(Describe(gpu));
-    return absl::StrCat(
-        "found ", found.gpus.size(), " CUDA device(s) [",
-        absl::StrJoin(gpus, "; "),
-        "], but this version of libpjrt_cuda.so cannot run work on them yet "
-        "(device memory, streams and programs are not built)");
+    return Discover().unavailable_reason;
   }
 
   std::vector<pjrtx::Attribute> Attributes() const override {
     const Discovery& found = Discover();
+    std::vector<std::string> gpus;
+    for (const GpuInfo& gpu : found.gpus) gpus.push_back(Describe(gpu));
     return {{"cuda.driver_path", found.driver_path},
             {"cuda.driver_version", int64_t{found.driver_version}},
-            {"cuda.gpus_found", static_cast<int64_t>(found.gpus.size())}};
+            {"cuda.gpus_found", static_cast<int64_t>(found.gpus.size())},
+            {"cuda.gpus", absl::StrJoin(gpus, "; ")}};
   }
 
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
       const pjrtx::OptionSet&, pjrtx::KeyValueStore*) override {
-    return std::make_unique<NoDeviceDriver>();
+    const Discovery& found = Discover();
+    if (!found.unavailable_reason.empty()) {
+      return std::make_unique<NoDeviceDriver>(found);
+    }
+    PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<GpuDriver> driver,
+                           GpuDriver::Create(found, GpuDriverOptions()));
+    return driver;
   }
 };
 

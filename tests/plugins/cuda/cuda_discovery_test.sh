@@ -2,7 +2,7 @@
 # libpjrt_cuda.so without a GPU: `pjrtx info` exits 0 with zero devices and
 # a reason naming what is missing, for no driver, the toolkit's stub, a
 # driver without cuGetProcAddress_v2, an old driver, a missing symbol and no
-# device; with a fake driver listing GPUs it names them. The plugin exports
+# device; with a fake driver listing GPUs they are the client's devices. The plugin exports
 # only GetPjrtxApi and does not link libcuda.
 #   cuda_discovery_test.sh PJRTX_BINARY PLUGIN FAKE_DRIVER FAKE_PRE12_DRIVER
 set -u
@@ -48,8 +48,16 @@ expect "no device" "no CUDA device (cuInit: CUDA_ERROR_NO_DEVICE" \
   PJRTX_CUDA_DRIVER_PATH="$fake" FAKE_CUDA_MODE=no_device
 expect "no device listed" "no CUDA device (cuDeviceGetCount: 0)" \
   PJRTX_CUDA_DRIVER_PATH="$fake" FAKE_CUDA_GPUS=0
-expect "GPUs found" "found 2 CUDA device(s) \[0: Fake H100 0 (sm_90, 132 SMs" \
-  PJRTX_CUDA_DRIVER_PATH="$fake"
+# With a working driver the GPUs are devices, and nothing is unavailable.
+PJRTX_CUDA_DRIVER_PATH="$fake" "$pjrtx" info --plugin="$plugin" >"$out" 2>&1
+code=$?
+check "GPUs found: exit 0 (got $code)" '[ "$code" -eq 0 ]'
+check "GPUs found: two devices" 'grep -q "^Devices (2, 2 addressable)" "$out"'
+check "GPUs found: listed by name" \
+  'grep -q "cuda.gpus .*0: Fake H100 0 (sm_90, 132 SMs" "$out"'
+check "GPUs found: no unavailable reason" \
+  '! grep -q "pjrtx.unavailable_reason" "$out"'
+if [ "$failures" -gt 0 ]; then cat "$out"; fi
 
 exports=$(nm -D --defined-only "$plugin" | awk '$2 ~ /^[TDBR]$/ {print $3}')
 check "exports only GetPjrtxApi (got: $(echo $exports))" \

@@ -1,0 +1,115 @@
+#include "plugins/cuda/completion_thread.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "plugins/cuda/cuda_status.h"
+
+namespace cuda_plugin {
+
+int64_t NewPrivateLane() {
+  // Above any device index a queue uses as its lane.
+  static std::atomic<int64_t> next{int64_t{1} << 40};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+CompletionThread::CompletionThread(const DriverApi& api)
+    : api_(api), thread_([this] { Run(); }) {}
+
+CompletionThread::~CompletionThread() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  work_.notify_all();
+  thread_.join();
+}
+
+void CompletionThread::Add(int64_t lane, Gpu* gpu, CUevent event,
+                           Callback callback) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    lanes_[lane].push_back(Pending{gpu, event, std::move(callback)});
+    ++pending_;
+  }
+  work_.notify_one();
+}
+
+int64_t CompletionThread::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pending_;
+}
+
+int CompletionThread::PollOnce() {
+  // The heads are looked at without the lock held across driver calls, so
+  // producers never wait for a query.
+  std::vector<std::pair<int64_t, Pending*>> heads;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [lane, entries] : lanes_) {
+      if (!entries.empty()) heads.emplace_back(lane, &entries.front());
+    }
+  }
+  int completed = 0;
+  for (auto& [lane, head] : heads) {
+    // Only this thread pops, so `head` stays valid (deque push_back keeps
+    // references to existing elements).
+    absl::Status status = head->gpu->MakeCurrent();
+    if (status.ok()) {
+      const CUresult result = api_.cuEventQuery(head->event);
+      if (result == CUDA_ERROR_NOT_READY) continue;
+      status = CudaStatus(api_, result, "cuEventQuery");
+    }
+    Pending done;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::deque<Pending>& entries = lanes_[lane];
+      done = std::move(entries.front());
+      entries.pop_front();
+      if (entries.empty()) lanes_.erase(lane);
+    }
+    // The callback first: until it returns, others may still wait on the
+    // event (IssuedEvents), so it must not be recorded again.
+    std::move(done.callback)(std::move(status));
+    done.gpu->events().Release(done.event);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      --pending_;
+    }
+    ++completed;
+  }
+  return completed;
+}
+
+void CompletionThread::Run() {
+  // Poll quickly while work keeps completing, then back off to 1 ms so an
+  // idle client costs nothing and a long kernel costs little.
+  auto idle_wait = std::chrono::microseconds(0);
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (pending_ == 0) {
+        if (stopping_) return;
+        work_.wait(lock, [this] { return pending_ > 0 || stopping_; });
+        idle_wait = std::chrono::microseconds(0);
+        continue;
+      }
+    }
+    if (PollOnce() > 0) {
+      idle_wait = std::chrono::microseconds(0);
+      continue;
+    }
+    idle_wait = std::min<std::chrono::microseconds>(
+        std::chrono::microseconds(1000),
+        std::max<std::chrono::microseconds>(std::chrono::microseconds(5),
+                                            idle_wait * 2));
+    std::unique_lock<std::mutex> lock(mu_);
+    // New work may complete earlier than the backoff; a notify cuts it.
+    work_.wait_for(lock, idle_wait);
+  }
+}
+
+}  // namespace cuda_plugin

@@ -1,0 +1,71 @@
+// Turns completed CUDA events into host-side completions. One thread per
+// client polls cuEventQuery with backoff: cuEventSynchronize spins a core
+// per waiter, and host functions on streams may not call CUDA, so neither
+// can finish a task (../shared REFERENCE 2.6).
+#ifndef PJRTX_PLUGINS_CUDA_COMPLETION_THREAD_H_
+#define PJRTX_PLUGINS_CUDA_COMPLETION_THREAD_H_
+
+#include <cuda.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/status.h"
+#include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/gpu.h"
+
+namespace cuda_plugin {
+
+class CompletionThread {
+ public:
+  // Called once the event completed (OK) or the device failed (the error),
+  // on the completion thread with the GPU's context current. May call the
+  // driver (frees, copies out of staging); must not wait for later work.
+  using Callback = absl::AnyInvocable<void(absl::Status) &&>;
+
+  explicit CompletionThread(const DriverApi& api);
+  // Finishes every pending completion first.
+  ~CompletionThread();
+  CompletionThread(const CompletionThread&) = delete;
+  CompletionThread& operator=(const CompletionThread&) = delete;
+
+  // Calls `callback` once `event` (recorded on `gpu`, from its event pool,
+  // which gets it back after the callback returned) has completed. Completions
+  // of one `lane` run in the order they were added, so a queue's tasks finish
+  // in order even when a later event is seen first.
+  void Add(int64_t lane, Gpu* gpu, CUevent event, Callback callback);
+
+  // Completions still pending.
+  int64_t pending() const;
+
+ private:
+  struct Pending {
+    Gpu* gpu;
+    CUevent event;
+    Callback callback;
+  };
+
+  void Run();
+  // Polls each lane's oldest entry; returns how many completed.
+  int PollOnce();
+
+  const DriverApi& api_;
+  mutable std::mutex mu_;
+  std::condition_variable work_;
+  std::map<int64_t, std::deque<Pending>> lanes_;  // Guarded by mu_.
+  int64_t pending_ = 0;                           // Guarded by mu_.
+  bool stopping_ = false;                         // Guarded by mu_.
+  std::thread thread_;
+};
+
+// A completion lane no queue uses, for work issued outside queue tasks.
+int64_t NewPrivateLane();
+
+}  // namespace cuda_plugin
+
+#endif  // PJRTX_PLUGINS_CUDA_COMPLETION_THREAD_H_

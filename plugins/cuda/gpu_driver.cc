@@ -1,0 +1,264 @@
+#include "plugins/cuda/gpu_driver.h"
+
+#include <cstdio>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "plugins/cuda/cuda_queue.h"
+#include "plugins/cuda/cuda_status.h"
+#include "plugins/cuda/gpu_program.h"
+#include "plugins/cuda/issue_scope.h"
+#include "plugins/cuda/staged_copies.h"
+#include "runtime/core/base/event.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace cuda_plugin {
+namespace {
+
+constexpr int kDlpackCuda = 2;      // kDLCUDA.
+constexpr int kDlpackCudaHost = 3;  // kDLCUDAHost.
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
+    const Discovery& found, const GpuDriverOptions& options) {
+  if (found.api == nullptr || found.gpus.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no usable CUDA device: ", found.unavailable_reason));
+  }
+  std::unique_ptr<GpuDriver> driver(new GpuDriver(*found.api, found));
+  for (const GpuInfo& info : found.gpus) {
+    PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<Gpu> gpu,
+                           Gpu::Open(*found.api, info));
+    driver->gpus_.push_back(std::move(gpu));
+  }
+  PJRTX_RETURN_IF_ERROR(driver->gpus_.front()->MakeCurrent());
+  PJRTX_ASSIGN_OR_RETURN(
+      driver->staging_,
+      PinnedStagingPool::Create(*found.api, options.staging_chunk_bytes,
+                                options.staging_chunks));
+  driver->issued_ = std::make_unique<IssuedEvents>(*found.api);
+  driver->completions_ = std::make_unique<CompletionThread>(*found.api);
+  return driver;
+}
+
+GpuDriver::~GpuDriver() {
+  // Completions first (they return staging chunks and free memory), then
+  // the staging pool, then the GPUs.
+  completions_.reset();
+  if (!gpus_.empty() && gpus_.front()->MakeCurrent().ok()) staging_.reset();
+  gpus_.clear();
+}
+
+pjrtx::TopologySpec GpuDriver::Describe() {
+  pjrtx::TopologySpec topology;
+  topology.platform_version =
+      absl::StrCat("CUDA driver ", found_.driver_version / 1000, ".",
+                   found_.driver_version % 1000 / 10);
+  for (size_t g = 0; g < gpus_.size(); ++g) {
+    const GpuInfo& info = gpus_[g]->info();
+    const int index = static_cast<int>(g);
+    pjrtx::DeviceSpec device;
+    device.global_id = index;
+    device.process_index = 0;
+    device.kind = info.name;
+    device.to_string = absl::StrCat("CudaDevice(id=", index, ")");
+    device.debug_string = absl::StrCat(
+        "CudaDevice(id=", index, ", ", info.name, ", sm_", info.compute_major,
+        info.compute_minor, ", ", info.sm_count, " SMs, ",
+        info.memory_bytes >> 20, " MiB, PCI ", info.pci_bus_id, ")");
+    device.attributes = {
+        {"compute_capability",
+         absl::StrCat(info.compute_major, ".", info.compute_minor)},
+        {"core_count", int64_t{info.sm_count}},
+        {"device_memory_bytes", static_cast<int64_t>(info.memory_bytes)},
+        {"pci_bus_id", info.pci_bus_id},
+        {"coords", std::vector<int64_t>{index}},
+        {"process_index", int64_t{0}},
+    };
+    device.memories = {2 * index, 2 * index + 1};
+    topology.devices.push_back(std::move(device));
+
+    pjrtx::MemorySpec device_memory;
+    device_memory.kind = "device";
+    device_memory.kind_id = 0;
+    device_memory.devices = {index};
+    device_memory.bytes_limit = static_cast<int64_t>(info.memory_bytes);
+    device_memory.dlpack_device_type = kDlpackCuda;
+    device_memory.dlpack_device_id = info.ordinal;
+    topology.memories.push_back(std::move(device_memory));
+
+    pjrtx::MemorySpec pinned;
+    pinned.kind = "pinned_host";
+    pinned.kind_id = 1;
+    pinned.devices = {index};
+    // Addresses are host pointers, but the core must not alias pageable
+    // caller memory here: the GPU can only reach memory pinned by CUDA.
+    pinned.host_addressable = false;
+    pinned.dlpack_device_type = kDlpackCudaHost;
+    pinned.dlpack_device_id = 0;
+    topology.memories.push_back(std::move(pinned));
+  }
+  topology.attributes = {
+      {"cuda.driver_version", int64_t{found_.driver_version}},
+      {"cuda.staging_bytes",
+       static_cast<int64_t>(staging_->chunk_bytes() * staging_->num_chunks())},
+  };
+  return topology;
+}
+
+absl::StatusOr<pjrtx::DeviceAddress> GpuDriver::Allocate(int memory,
+                                                         size_t size) {
+  Gpu& gpu = *gpus_[GpuOfMemory(memory)];
+  PJRTX_RETURN_IF_ERROR(gpu.MakeCurrent());
+  if (IsPinnedHost(memory)) {
+    void* host = nullptr;
+    PJRTX_CUDA_RETURN_IF_ERROR(
+        api_, cuMemHostAlloc(&host, size, CU_MEMHOSTALLOC_PORTABLE));
+    return pjrtx::DeviceAddress{reinterpret_cast<uintptr_t>(host)};
+  }
+  // Stream-ordered on the compute stream: every other stream orders itself
+  // after the compute stream before touching memory (IssueScope::Use).
+  CUdeviceptr pointer = 0;
+  PJRTX_CUDA_RETURN_IF_ERROR(
+      api_, cuMemAllocFromPoolAsync(&pointer, size, gpu.pool(),
+                                    gpu.stream(StreamKind::kCompute)));
+  return pjrtx::DeviceAddress{static_cast<uintptr_t>(pointer)};
+}
+
+void GpuDriver::Free(int memory, pjrtx::DeviceAddress address, size_t size) {
+  (void)size;
+  Gpu& gpu = *gpus_[GpuOfMemory(memory)];
+  // Called once nothing queued holds the memory: every task keeps what it
+  // uses until its GPU work completed.
+  CUresult result = CUDA_ERROR_INVALID_CONTEXT;
+  if (gpu.MakeCurrent().ok()) {
+    result = IsPinnedHost(memory)
+                 ? api_.cuMemFreeHost(reinterpret_cast<void*>(address.value))
+                 : api_.cuMemFreeAsync(Pointer(address),
+                                       gpu.stream(StreamKind::kCompute));
+  }
+  if (result != CUDA_SUCCESS) {
+    // Free cannot fail in the interface; a device that cannot free is
+    // lost, and the next operation on it reports that.
+    std::fprintf(stderr, "pjrtx cuda: warning: freeing memory %d: %s\n", memory,
+                 ErrorText(api_, result).c_str());
+  }
+}
+
+absl::Status GpuDriver::RunSynchronously(
+    Gpu& gpu, absl::AnyInvocable<absl::Status(IssueScope&) &&> issue) {
+  PJRTX_RETURN_IF_ERROR(gpu.MakeCurrent());
+  const CUstream compute = gpu.stream(StreamKind::kCompute);
+  IssueScope scope(gpu, compute, *completions_, NewPrivateLane());
+  absl::Status status = std::move(issue)(scope);
+  PJRTX_ASSIGN_OR_RETURN(CUstream joined, scope.Join());
+  pjrtx::EventRef done = pjrtx::Event::Create();
+  PJRTX_RETURN_IF_ERROR(scope.OnCompletion(
+      joined, [done](absl::Status device) { done->Set(std::move(device)); }));
+  absl::Status device = done->Await();
+  return status.ok() ? device : status;
+}
+
+absl::Status GpuDriver::CopyFromHost(int memory, pjrtx::DeviceAddress dst,
+                                     const void* src, size_t size) {
+  Gpu& gpu = *gpus_[GpuOfMemory(memory)];
+  if (IssueScope* scope = IssueScope::Current(); scope != nullptr) {
+    PJRTX_ASSIGN_OR_RETURN(CUstream upload, scope->Use(StreamKind::kUpload));
+    return StagedUpload(*scope, *staging_, upload, Pointer(dst), src, size);
+  }
+  // A framework thread filling a fresh allocation: the caller's data is
+  // staged before this returns; the DMA runs on, and the compute stream
+  // (where every later use is ordered) waits for it on the GPU.
+  PJRTX_RETURN_IF_ERROR(gpu.MakeCurrent());
+  const CUstream upload = gpu.stream(StreamKind::kUpload);
+  const CUstream compute = gpu.stream(StreamKind::kCompute);
+  IssueScope scope(gpu, compute, *completions_, NewPrivateLane());
+  PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope.Use(StreamKind::kUpload));
+  PJRTX_RETURN_IF_ERROR(
+      StagedUpload(scope, *staging_, stream, Pointer(dst), src, size));
+  return gpu.OrderAfter(compute, upload);
+}
+
+absl::Status GpuDriver::CopyToHost(int memory, void* dst,
+                                   pjrtx::DeviceAddress src, size_t size) {
+  auto download = [this, dst, src, size](IssueScope& scope) -> absl::Status {
+    PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope.Use(StreamKind::kDownload));
+    return StagedDownload(scope, *staging_, stream, dst, Pointer(src), size);
+  };
+  if (IssueScope* scope = IssueScope::Current(); scope != nullptr) {
+    return download(*scope);
+  }
+  return RunSynchronously(*gpus_[GpuOfMemory(memory)], download);
+}
+
+absl::Status GpuDriver::CopyBetween(int dst_memory, pjrtx::DeviceAddress dst,
+                                    int src_memory, pjrtx::DeviceAddress src,
+                                    size_t size) {
+  Gpu& dst_gpu = *gpus_[GpuOfMemory(dst_memory)];
+  Gpu& src_gpu = *gpus_[GpuOfMemory(src_memory)];
+  auto copy = [&](IssueScope& scope) -> absl::Status {
+    PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope.Use(StreamKind::kCompute));
+    if (&src_gpu != &dst_gpu) {
+      // The source may still be written by work its own GPU ordered on its
+      // compute stream (an upload, an allocation) outside any task this
+      // one depends on: wait for that stream on the GPU.
+      // The event is recorded in its own context, waited for in ours.
+      PJRTX_RETURN_IF_ERROR(src_gpu.MakeCurrent());
+      PJRTX_ASSIGN_OR_RETURN(CUevent written, src_gpu.events().Acquire());
+      CUresult result =
+          api_.cuEventRecord(written, src_gpu.stream(StreamKind::kCompute));
+      const absl::Status current = dst_gpu.MakeCurrent();
+      if (result == CUDA_SUCCESS && current.ok()) {
+        result = api_.cuStreamWaitEvent(stream, written, 0);
+      }
+      src_gpu.events().Release(written);
+      PJRTX_RETURN_IF_ERROR(current);
+      PJRTX_RETURN_IF_ERROR(
+          CudaStatus(api_, result, "cuEventRecord/cuStreamWaitEvent"));
+    }
+    if (IsPinnedHost(dst_memory) && IsPinnedHost(src_memory)) {
+      PJRTX_CUDA_RETURN_IF_ERROR(
+          api_, cuMemcpyHtoDAsync(Pointer(dst),
+                                  reinterpret_cast<const void*>(src.value),
+                                  size, stream));
+    } else if (IsPinnedHost(src_memory)) {
+      PJRTX_CUDA_RETURN_IF_ERROR(
+          api_, cuMemcpyHtoDAsync(Pointer(dst),
+                                  reinterpret_cast<const void*>(src.value),
+                                  size, stream));
+    } else if (IsPinnedHost(dst_memory)) {
+      PJRTX_CUDA_RETURN_IF_ERROR(
+          api_, cuMemcpyDtoHAsync(reinterpret_cast<void*>(dst.value),
+                                  Pointer(src), size, stream));
+    } else if (&dst_gpu == &src_gpu) {
+      PJRTX_CUDA_RETURN_IF_ERROR(
+          api_, cuMemcpyDtoDAsync(Pointer(dst), Pointer(src), size, stream));
+    } else {
+      PJRTX_CUDA_RETURN_IF_ERROR(
+          api_, cuMemcpyPeerAsync(Pointer(dst), dst_gpu.context(), Pointer(src),
+                                  src_gpu.context(), size, stream));
+    }
+    return absl::OkStatus();
+  };
+  if (IssueScope* scope = IssueScope::Current(); scope != nullptr) {
+    return copy(*scope);
+  }
+  return RunSynchronously(dst_gpu, copy);
+}
+
+absl::StatusOr<pjrtx::CompiledProgram> GpuDriver::Compile(
+    std::string_view format, std::string_view code,
+    const pjrtx::ProgramOptions& options) {
+  std::vector<Gpu*> gpus;
+  for (const std::unique_ptr<Gpu>& gpu : gpus_) gpus.push_back(gpu.get());
+  return CompileGpuProgram(api_, gpus, *staging_, *completions_, format, code,
+                           options);
+}
+
+std::unique_ptr<pjrtx::DeviceQueue> GpuDriver::CreateNativeQueue(int device) {
+  return std::make_unique<CudaQueue>(*gpus_[device], *completions_, *issued_,
+                                     device);
+}
+
+}  // namespace cuda_plugin

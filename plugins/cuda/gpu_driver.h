@@ -1,0 +1,87 @@
+// The CUDA plugin's driver: GPUs of this process as pjrtx devices, each with
+// a "device" memory (its stream-ordered pool) and a "pinned_host" memory,
+// copies on the GPU's upload, download and compute streams, programs as PTX
+// kernels.
+#ifndef PJRTX_PLUGINS_CUDA_GPU_DRIVER_H_
+#define PJRTX_PLUGINS_CUDA_GPU_DRIVER_H_
+
+#include <cuda.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/functional/any_invocable.h"
+#include "absl/status/statusor.h"
+#include "plugins/cuda/completion_thread.h"
+#include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/gpu.h"
+#include "plugins/cuda/issue_scope.h"
+#include "plugins/cuda/issued_events.h"
+#include "plugins/cuda/pinned_staging_pool.h"
+#include "runtime/core/base/driver.h"
+
+namespace cuda_plugin {
+
+struct GpuDriverOptions {
+  // The pinned staging pool: chunk size and count.
+  size_t staging_chunk_bytes = size_t{8} << 20;
+  int staging_chunks = 8;
+};
+
+class GpuDriver : public pjrtx::Driver {
+ public:
+  // Opens every GPU `found` lists.
+  static absl::StatusOr<std::unique_ptr<GpuDriver>> Create(
+      const Discovery& found, const GpuDriverOptions& options);
+  ~GpuDriver() override;
+
+  pjrtx::TopologySpec Describe() override;
+  absl::StatusOr<pjrtx::DeviceAddress> Allocate(int memory,
+                                                size_t size) override;
+  void Free(int memory, pjrtx::DeviceAddress address, size_t size) override;
+  absl::Status CopyFromHost(int memory, pjrtx::DeviceAddress dst,
+                            const void* src, size_t size) override;
+  absl::Status CopyToHost(int memory, void* dst, pjrtx::DeviceAddress src,
+                          size_t size) override;
+  absl::Status CopyBetween(int dst_memory, pjrtx::DeviceAddress dst,
+                           int src_memory, pjrtx::DeviceAddress src,
+                           size_t size) override;
+  absl::StatusOr<pjrtx::CompiledProgram> Compile(
+      std::string_view format, std::string_view code,
+      const pjrtx::ProgramOptions& options) override;
+  // Queues issue from their own threads; the core's pool only runs
+  // callbacks.
+  int NumWorkerThreads() const override { return 1; }
+  std::unique_ptr<pjrtx::DeviceQueue> CreateNativeQueue(int device) override;
+
+ private:
+  GpuDriver(const DriverApi& api, const Discovery& found)
+      : api_(api), found_(found) {}
+
+  // Memory m is GPU m / 2's: even indices device memory, odd pinned host.
+  static int GpuOfMemory(int memory) { return memory / 2; }
+  static bool IsPinnedHost(int memory) { return memory % 2 == 1; }
+  static CUdeviceptr Pointer(pjrtx::DeviceAddress address) {
+    return static_cast<CUdeviceptr>(address.value);
+  }
+
+  // Runs `issue` in an issue scope on `gpu` outside any queue task and
+  // waits until its work and completions are done.
+  absl::Status RunSynchronously(
+      Gpu& gpu, absl::AnyInvocable<absl::Status(IssueScope&) &&> issue);
+
+  const DriverApi& api_;
+  const Discovery& found_;
+  std::vector<std::unique_ptr<Gpu>> gpus_;
+  std::unique_ptr<PinnedStagingPool> staging_;
+  std::unique_ptr<IssuedEvents> issued_;
+  // Declared last: destroyed first, finishing every completion while the
+  // GPUs and the staging pool still exist.
+  std::unique_ptr<CompletionThread> completions_;
+};
+
+}  // namespace cuda_plugin
+
+#endif  // PJRTX_PLUGINS_CUDA_GPU_DRIVER_H_

@@ -1,0 +1,33 @@
+// StableHLO programs on the GPU: the compiler stub's verified program, its
+// fused elementwise chains emitted as PTX (compiler_stub/ptx) for the
+// lowest compute capability among the GPUs and loaded on each at compile
+// time (the first load JITs, which must not land on the first run).
+//
+// Supported so far: entry computations of fused elementwise chains (any
+// length, with scalar and splat operands), constants, reshapes and results
+// that are arguments or constants. Any other live instruction is
+// UNIMPLEMENTED at compile time, naming its position and op.
+#ifndef PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
+#define PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
+
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "plugins/cuda/completion_thread.h"
+#include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/gpu.h"
+#include "plugins/cuda/pinned_staging_pool.h"
+#include "runtime/core/base/driver.h"
+
+namespace cuda_plugin {
+
+absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
+    const DriverApi& api, const std::vector<Gpu*>& gpus,
+    PinnedStagingPool& staging, CompletionThread& completions,
+    std::string_view format, std::string_view code,
+    const pjrtx::ProgramOptions& options);
+
+}  // namespace cuda_plugin
+
+#endif  // PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_

@@ -1,0 +1,58 @@
+#include "plugins/cuda/staged_copies.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "plugins/cuda/cuda_status.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace cuda_plugin {
+
+absl::Status StagedUpload(IssueScope& scope, PinnedStagingPool& staging,
+                          CUstream stream, CUdeviceptr dst, const void* src,
+                          size_t size) {
+  const DriverApi& api = scope.gpu().events().api();
+  const uint8_t* from = static_cast<const uint8_t*>(src);
+  for (size_t offset = 0; offset < size; offset += staging.chunk_bytes()) {
+    const size_t bytes = std::min(staging.chunk_bytes(), size - offset);
+    const int chunk = staging.Acquire();
+    std::memcpy(staging.data(chunk), from + offset, bytes);
+    const CUresult result =
+        api.cuMemcpyHtoDAsync(dst + offset, staging.data(chunk), bytes, stream);
+    if (result != CUDA_SUCCESS) {
+      staging.Release(chunk);
+      return CudaStatus(api, result, "cuMemcpyHtoDAsync");
+    }
+    PJRTX_RETURN_IF_ERROR(scope.OnCompletion(
+        stream, [&staging, chunk](absl::Status) { staging.Release(chunk); }));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status StagedDownload(IssueScope& scope, PinnedStagingPool& staging,
+                            CUstream stream, void* dst, CUdeviceptr src,
+                            size_t size) {
+  const DriverApi& api = scope.gpu().events().api();
+  uint8_t* to = static_cast<uint8_t*>(dst);
+  for (size_t offset = 0; offset < size; offset += staging.chunk_bytes()) {
+    const size_t bytes = std::min(staging.chunk_bytes(), size - offset);
+    const int chunk = staging.Acquire();
+    const CUresult result =
+        api.cuMemcpyDtoHAsync(staging.data(chunk), src + offset, bytes, stream);
+    if (result != CUDA_SUCCESS) {
+      staging.Release(chunk);
+      return CudaStatus(api, result, "cuMemcpyDtoHAsync");
+    }
+    PJRTX_RETURN_IF_ERROR(scope.OnCompletion(
+        stream, [&staging, chunk, out = to + offset, bytes](absl::Status done) {
+          // After a device failure the chunk holds nothing worth copying;
+          // the task reports the failure.
+          if (done.ok()) std::memcpy(out, staging.data(chunk), bytes);
+          staging.Release(chunk);
+        }));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace cuda_plugin

@@ -1,0 +1,262 @@
+// libpjrt_cuda.so through the C ABI on the fake driver (fake_cuda/): GPUs
+// as devices, transfers through the pinned staging pool (larger than the
+// pool too), copies between GPUs, PTX programs run by the fake's PTX
+// interpreter, and the errors a demanding user meets. The fault tests run
+// only in the ctest entries that inject the fault (FAKE_CUDA_* variables).
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/client/client.h"
+#include "runtime/client/executable.h"
+
+namespace {
+
+using ::pjrtx::client::Buffer;
+using ::pjrtx::client::Client;
+using ::pjrtx::client::Device;
+using ::pjrtx::client::Executable;
+using ::pjrtx::client::MemoryInfo;
+using ::pjrtx::client::NamedValue;
+using ::pjrtx::client::PluginLibrary;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+absl::StatusOr<Client> MakeClient() {
+  auto library = PluginLibrary::Load(CUDA_PLUGIN);
+  if (!library.ok()) return library.status();
+  return Client::Create(*library, {});
+}
+
+template <typename T>
+T Attribute(const std::vector<NamedValue>& attributes,
+            const std::string& name) {
+  for (const NamedValue& a : attributes) {
+    if (a.name == name) return std::get<T>(a.value);
+  }
+  ADD_FAILURE() << "no attribute " << name;
+  return T();
+}
+
+std::vector<float> Iota(size_t n, float scale) {
+  std::vector<float> values(n);
+  for (size_t i = 0; i < n; ++i) {
+    values[i] =
+        scale * static_cast<float>(static_cast<int64_t>(i % 1000) - 500);
+  }
+  return values;
+}
+
+std::vector<float> AsFloats(const std::vector<uint8_t>& bytes) {
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+  return values;
+}
+
+bool FaultInjected(const char* variable) {
+  const char* value = std::getenv(variable);
+  return value != nullptr && *value != '\0';
+}
+
+class CudaPluginTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto client = MakeClient();
+    ASSERT_TRUE(client.ok()) << client.status();
+    client_ = std::make_unique<Client>(*std::move(client));
+    devices_ = client_->addressable_devices();
+    ASSERT_EQ(devices_.size(), 2u) << "the fake driver lists two GPUs";
+  }
+
+  absl::StatusOr<Buffer> Upload(const std::vector<float>& values,
+                                const Device& device) {
+    const int64_t dims[] = {static_cast<int64_t>(values.size())};
+    return client_->BufferFromHost(values.data(), PJRTX_Buffer_Type_F32, dims,
+                                   device);
+  }
+
+  std::unique_ptr<Client> client_;
+  std::vector<Device> devices_;
+};
+
+TEST_F(CudaPluginTest, FakeGpusAreDevicesWithTheirAttributesAndMemories) {
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    const Device& device = devices_[i];
+    EXPECT_EQ(device.id(), static_cast<int64_t>(i));
+    EXPECT_EQ(device.kind(), "Fake H100 " + std::to_string(i));
+    const std::vector<NamedValue> attributes = device.attributes();
+    EXPECT_EQ(Attribute<std::string>(attributes, "compute_capability"), "9.0");
+    EXPECT_EQ(Attribute<int64_t>(attributes, "core_count"), 132);
+    EXPECT_THAT(Attribute<std::vector<int64_t>>(attributes, "coords"),
+                ElementsAre(static_cast<int64_t>(i)));
+    auto memories = device.memories();
+    ASSERT_TRUE(memories.ok()) << memories.status();
+    std::vector<std::string> kinds;
+    for (const MemoryInfo& memory : *memories) kinds.push_back(memory.kind);
+    EXPECT_THAT(kinds, ElementsAre("device", "pinned_host"));
+  }
+  EXPECT_THAT(client_->platform_version(), HasSubstr("CUDA driver 13.0"));
+}
+
+TEST_F(CudaPluginTest, RoundTripsSmallAndLargerThanTheStagingPool) {
+  // 72 MiB passes through the 64 MiB staging pool, so chunks must be
+  // recycled while the transfer is in flight.
+  for (size_t n : {size_t{1}, size_t{1000}, size_t{18} << 20}) {
+    const std::vector<float> values = Iota(n, 0.25f);
+    auto buffer = Upload(values, devices_[0]);
+    ASSERT_TRUE(buffer.ok()) << buffer.status();
+    auto back = buffer->ToHostSync();
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_TRUE(AsFloats(*back) == values) << n << " elements differ";
+  }
+}
+
+TEST_F(CudaPluginTest, CopiesBetweenGpus) {
+  const std::vector<float> values = Iota(4096, 1.5f);
+  auto buffer = Upload(values, devices_[0]);
+  ASSERT_TRUE(buffer.ok()) << buffer.status();
+  auto copy = buffer->CopyToDevice(devices_[1]);
+  ASSERT_TRUE(copy.ok()) << copy.status();
+  EXPECT_EQ(copy->device().id(), 1);
+  auto back = copy->ToHostSync();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_THAT(AsFloats(*back), ::testing::ElementsAreArray(values));
+}
+
+constexpr char kChain[] = R"(
+func.func @main(%x: tensor<10000xf32>, %s: tensor<f32>) -> tensor<10000xf32> {
+  %two = stablehlo.constant dense<2.0> : tensor<10000xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<10000xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<10000xf32>
+  %0 = stablehlo.multiply %x, %two : tensor<10000xf32>
+  %1 = stablehlo.add %0, %sb : tensor<10000xf32>
+  %2 = stablehlo.maximum %1, %zero : tensor<10000xf32>
+  %3 = stablehlo.negate %2 : tensor<10000xf32>
+  %4 = stablehlo.exponential %3 : tensor<10000xf32>
+  func.return %4 : tensor<10000xf32>
+}
+)";
+
+TEST_F(CudaPluginTest, RunsAFusedChainOnEveryGpu) {
+  auto executable = Executable::Compile(*client_, kChain);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const std::vector<float> x = Iota(10000, 0.01f);
+  const std::vector<float> s = {0.5f};
+  for (const Device& device : devices_) {
+    auto x_buffer = Upload(x, device);
+    ASSERT_TRUE(x_buffer.ok()) << x_buffer.status();
+    auto s_buffer =
+        client_->BufferFromHost(s.data(), PJRTX_Buffer_Type_F32, {}, device);
+    ASSERT_TRUE(s_buffer.ok()) << s_buffer.status();
+    auto run = executable->Execute(device, {&*x_buffer, &*s_buffer});
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->done.Await().ok()) << run->done.Await();
+    ASSERT_EQ(run->outputs.size(), 1u);
+    auto bytes = run->outputs[0].ToHostSync();
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    const std::vector<float> y = AsFloats(*bytes);
+    ASSERT_EQ(y.size(), x.size());
+    int wrong = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const float want = std::exp(-std::max(x[i] * 2.0f + 0.5f, 0.0f));
+      // ex2.approx: a few ulp.
+      if (std::fabs(y[i] - want) > 1e-6f + 1e-5f * want) ++wrong;
+    }
+    EXPECT_EQ(wrong, 0) << "of " << x.size() << " on device " << device.id();
+  }
+}
+
+TEST_F(CudaPluginTest, ReturnsArgumentsAndConstantsUnchanged) {
+  constexpr char kPassThrough[] = R"(
+func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
+  %c = stablehlo.constant dense<[7.0, 8.0]> : tensor<2xf32>
+  func.return %x, %c : tensor<3xf32>, tensor<2xf32>
+}
+)";
+  auto executable = Executable::Compile(*client_, kPassThrough);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  auto x = Upload({1, 2, 3}, devices_[1]);
+  ASSERT_TRUE(x.ok()) << x.status();
+  auto run = executable->Execute(devices_[1], {&*x});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_EQ(run->outputs.size(), 2u);
+  auto first = run->outputs[0].ToHostSync();
+  auto second = run->outputs[1].ToHostSync();
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_THAT(AsFloats(*first), ElementsAre(1, 2, 3));
+  EXPECT_THAT(AsFloats(*second), ElementsAre(7, 8));
+}
+
+TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
+  constexpr char kDot[] = R"(
+func.func @main(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %0 : tensor<4x4xf32>
+}
+)";
+  auto executable = Executable::Compile(*client_, kDot);
+  ASSERT_FALSE(executable.ok());
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(executable.status().message(),
+              HasSubstr("3:8: stablehlo.dot_general is not supported"));
+}
+
+// ctest entry cuda.fault_allocation: FAKE_CUDA_FAIL_ALLOC_AFTER=2.
+TEST_F(CudaPluginTest, AllocationFailureIsResourceExhaustedNotACrash) {
+  if (!FaultInjected("FAKE_CUDA_FAIL_ALLOC_AFTER")) {
+    GTEST_SKIP() << "runs with FAKE_CUDA_FAIL_ALLOC_AFTER set";
+  }
+  absl::Status failure;
+  std::vector<Buffer> kept;
+  for (int i = 0; i < 8 && failure.ok(); ++i) {
+    auto buffer = Upload(Iota(256, 1.0f), devices_[0]);
+    if (buffer.ok()) {
+      kept.push_back(*std::move(buffer));
+    } else {
+      failure = buffer.status();
+    }
+  }
+  EXPECT_EQ(failure.code(), absl::StatusCode::kResourceExhausted) << failure;
+  EXPECT_THAT(failure.message(), HasSubstr("CUDA_ERROR_OUT_OF_MEMORY"));
+  // What was allocated before still works.
+  ASSERT_FALSE(kept.empty());
+  auto back = kept.front().ToHostSync();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(AsFloats(*back) == Iota(256, 1.0f));
+}
+
+// ctest entry cuda.fault_launch: FAKE_CUDA_FAIL_LAUNCH=1.
+TEST_F(CudaPluginTest, LaunchFailureFailsTheRunAndItsGpuNotTheProcess) {
+  if (!FaultInjected("FAKE_CUDA_FAIL_LAUNCH")) {
+    GTEST_SKIP() << "runs with FAKE_CUDA_FAIL_LAUNCH set";
+  }
+  auto executable = Executable::Compile(*client_, kChain);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  auto x = Upload(Iota(10000, 1.0f), devices_[0]);
+  ASSERT_TRUE(x.ok()) << x.status();
+  const float scalar = 1.0f;
+  auto s0 =
+      client_->BufferFromHost(&scalar, PJRTX_Buffer_Type_F32, {}, devices_[0]);
+  ASSERT_TRUE(s0.ok()) << s0.status();
+  auto run = executable->Execute(devices_[0], {&*x, &*s0});
+  absl::Status status = run.ok() ? run->done.Await() : run.status();
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("CUDA_ERROR_LAUNCH_FAILED"));
+  // A launch failure is sticky, as on a real GPU: later work on that GPU
+  // fails with it instead of hanging or crashing...
+  auto back = x->ToHostSync();
+  EXPECT_FALSE(back.ok());
+  EXPECT_THAT(back.status().message(), HasSubstr("CUDA_ERROR_LAUNCH_FAILED"));
+  // ...while the other GPU goes on working.
+  auto other = Upload(Iota(100, 1.0f), devices_[1]);
+  ASSERT_TRUE(other.ok()) << other.status();
+  auto other_back = other->ToHostSync();
+  ASSERT_TRUE(other_back.ok()) << other_back.status();
+  EXPECT_TRUE(AsFloats(*other_back) == Iota(100, 1.0f));
+}
+
+}  // namespace
