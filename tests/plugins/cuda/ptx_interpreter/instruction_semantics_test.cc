@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -771,11 +772,10 @@ TEST(FloatSemanticsTest, DirectedRoundingF64MatchesTheHost) {
   CheckDirectedRounding<double>("f64", /*with_fma=*/false);
 }
 
-TEST(ExecutionTest, EveryThreadOfA3dGridRunsWithItsIndices) {
-  // out[linear id] = tid.x | tid.y << 4 | tid.z << 8 | ctaid.x << 12 |
-  // ctaid.y << 16 | ctaid.z << 20, where the linear id is built from the
-  // special registers too.
-  const std::string text = absl::StrCat(kHeader, R"(
+// out[linear id] = tid.x | tid.y << 4 | tid.z << 8 | ctaid.x << 12 |
+// ctaid.y << 16 | ctaid.z << 20 (added to what is there), where the linear
+// id is built from the special registers too.
+constexpr char kIndexKernel[] = R"(
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<20>;
@@ -813,15 +813,17 @@ TEST(ExecutionTest, EveryThreadOfA3dGridRunsWithItsIndices) {
   add.u32 %r15, %r14, %r13;
   st.global.u32 [%rd2], %r15;
 }
-)");
-  std::string error;
-  std::unique_ptr<PtxModule> module = PtxModule::Parse(text, &error);
-  ASSERT_NE(module, nullptr) << error;
+)";
+
+// Runs kIndexKernel over a (3, 2, 2) grid of (4, 3, 2) blocks and checks
+// that every thread wrote its indices, once, where its linear id says.
+void RunIndexKernel(const PtxKernel& kernel) {
   const Dim3 grid{3, 2, 2}, block{4, 3, 2};
   const int n = 3 * 2 * 2 * 4 * 3 * 2;
   Memory memory(n * 4);
-  ASSERT_TRUE(module->Find("k")->Run(grid, block, {U64Param(memory.address())},
-                                     memory.Translator(), &error))
+  std::string error;
+  ASSERT_TRUE(kernel.Run(grid, block, {U64Param(memory.address())},
+                         memory.Translator(), &error))
       << error;
   std::vector<uint32_t> out(n);
   std::memcpy(out.data(), memory.data(), n * 4);
@@ -832,7 +834,6 @@ TEST(ExecutionTest, EveryThreadOfA3dGridRunsWithItsIndices) {
         for (unsigned tz = 0; tz < 2; ++tz) {
           for (unsigned ty = 0; ty < 3; ++ty) {
             for (unsigned tx = 0; tx < 4; ++tx) {
-              // Written once (added to zero) by the one thread it names.
               EXPECT_EQ(out[i++], tx | ty << 4 | tz << 8 | bx << 12 | by << 16 |
                                       bz << 20);
             }
@@ -841,6 +842,31 @@ TEST(ExecutionTest, EveryThreadOfA3dGridRunsWithItsIndices) {
       }
     }
   }
+}
+
+TEST(ExecutionTest, EveryThreadOfA3dGridRunsWithItsIndices) {
+  std::string error;
+  std::unique_ptr<PtxModule> module =
+      PtxModule::Parse(absl::StrCat(kHeader, kIndexKernel), &error);
+  ASSERT_NE(module, nullptr) << error;
+  RunIndexKernel(*module->Find("k"));
+}
+
+// A driver may launch one kernel from several host threads at once: Run
+// keeps its state per call.
+TEST(ExecutionTest, ConcurrentRunsOfOneKernelAreIndependent) {
+  std::string error;
+  std::unique_ptr<PtxModule> module =
+      PtxModule::Parse(absl::StrCat(kHeader, kIndexKernel), &error);
+  ASSERT_NE(module, nullptr) << error;
+  const PtxKernel& kernel = *module->Find("k");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&kernel] {
+      for (int repeat = 0; repeat < 20; ++repeat) RunIndexKernel(kernel);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
 }
 
 TEST(ExecutionTest, GuardsAndLabels) {
@@ -861,8 +887,18 @@ $L_top:
   st.global.u32 [%out+16], %r2;
 $L_skip:
   st.global.u32 [%out+24], 0x77;
+  // A guarded-off access is not made: address 0 would fault.
+  mov.b64 %rd0, 0;
+  @!%p1 st.global.u32 [%rd0], %r0;
+  @!%p1 ld.global.u32 %r3, [%rd0];
+  // Declarations may come anywhere, several at once.
+  .reg .u32 %a, %b<2>;
+  mov.u32 %a, 5;
+  mov.u32 %b1, 6;
+  mad.lo.u32 %b0, %a, %b1, %a;
+  st.global.u32 [%out+32], %b0;
 )");
-  EXPECT_THAT(words, ::testing::ElementsAre(30, 11, 0, 0x77, 0, 0, 0, 0));
+  EXPECT_THAT(words, ::testing::ElementsAre(30, 11, 0, 0x77, 35, 0, 0, 0));
 }
 
 TEST(ExecutionTest, LiteralForms) {

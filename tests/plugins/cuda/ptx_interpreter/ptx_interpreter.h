@@ -3,6 +3,16 @@
 // a GPU execute the real PTX the plugin loads instead of a stand-in. It
 // covers the instructions the emitter generates, not PTX at large; anything
 // else is an error at parse time, naming the line.
+//
+// The grammar accepted is described in parser.h and the instructions in
+// decoder.cc. Parsing decodes each instruction once into register indices
+// and a function per opcode and type, so that running is a tight loop.
+// Results follow PTX: IEEE arithmetic in the instruction's rounding mode
+// (f16 and bf16 included), wrapping integers, shift amounts clamped to the
+// width, saturating float-to-integer conversion with NaN to 0. Where PTX
+// leaves a result undefined the interpreter fixes one: integer x / 0 is all
+// ones and x % 0 is x; MIN / -1 is MIN. The .approx functions are computed
+// accurately (within their documented error, and then some).
 #ifndef PJRTX_TESTS_PLUGINS_CUDA_PTX_INTERPRETER_PTX_INTERPRETER_H_
 #define PJRTX_TESTS_PLUGINS_CUDA_PTX_INTERPRETER_PTX_INTERPRETER_H_
 
@@ -50,7 +60,11 @@ class PtxKernel {
   // Runs every thread of the grid (threads are independent: the emitter's
   // kernels use no shared memory or barriers). `params[i]` holds
   // param_sizes()[i] bytes. Returns false with `error` on an access outside
-  // what `translate` allows or a fault such as a misaligned access.
+  // what `translate` allows or a fault such as a misaligned access (the
+  // message names the kernel, the instruction's line, the thread and the
+  // address), and on a thread that runs more than 2^31 instructions (an
+  // endless loop). Threads run one after the other on the calling thread;
+  // a kernel may run on several host threads at once.
   virtual bool Run(Dim3 grid, Dim3 block,
                    const std::vector<std::vector<uint8_t>>& params,
                    const AddressTranslator& translate,

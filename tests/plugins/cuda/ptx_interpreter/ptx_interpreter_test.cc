@@ -361,24 +361,36 @@ F ChainReference(F x, F e, F f, F g, F s, Round round) {
   return round(v / F{2});
 }
 
-TEST_P(EmittedKernelTest, ChainF32WithOddCountAndSmallGrid) {
-  constexpr int kN = 1001;  // More than the 96 threads: each loops.
-  const ChainInputs in = MakeChainInputs(kN);
-  auto results = RunProgram(Substitute(kChain, "f32", kN), sm(),
+void CheckChainF32(int sm, int n, Geometry geometry) {
+  const ChainInputs in = MakeChainInputs(n);
+  auto results = RunProgram(Substitute(kChain, "f32", n), sm,
                             {ToBytes(in.x), ToBytes(in.e), ToBytes(in.f),
-                             ToBytes(in.g), ToBytes(std::vector{in.s})});
+                             ToBytes(in.g), ToBytes(std::vector{in.s})},
+                            geometry);
   ASSERT_TRUE(results.has_value());
   const std::vector<float> y = FromBytes<float>(results->at(0));
-  ASSERT_EQ(y.size(), kN);
+  ASSERT_EQ(y.size(), n);
   auto identity = [](float v) { return v; };
-  for (int i = 0; i < kN; ++i) {
+  for (int i = 0; i < n; ++i) {
     EXPECT_TRUE(SameFloat(y[i], ChainReference(in.x[i], in.e[i], in.f[i],
                                                in.g[i], in.s, identity)))
-        << "element " << i;
+        << "sm_" << sm << " element " << i;
   }
   // The -0/+0 element: max(-0, +0) = +0, min(+0, -0) = -0, -0 + -0 = -0.
   EXPECT_TRUE(std::signbit(y[0]));
   EXPECT_EQ(y[0], 0.0f);
+}
+
+TEST_P(EmittedKernelTest, ChainF32WithOddCountAndSmallGrid) {
+  // 1001 elements for 3 x 32 threads: each thread loops.
+  CheckChainF32(sm(), 1001, {});
+}
+
+TEST_P(EmittedKernelTest, ChainF32WithOneThread) {
+  Geometry geometry;
+  geometry.grid = {1, 1, 1};
+  geometry.block = {1, 1, 1};
+  CheckChainF32(sm(), 333, geometry);
 }
 
 TEST_P(EmittedKernelTest, ChainF64WithMoreThreadsThanElements) {
@@ -1017,6 +1029,15 @@ TEST_P(EmittedKernelTest, ExponentialAndLogF16) {
 }
 TEST_P(EmittedKernelTest, ExponentialAndLogBF16) {
   CheckHalfTranscendental<BF16>(sm());
+}
+
+// The module text differs by target only in .version and .target; every
+// target the emitter knows runs the same.
+TEST(EveryEmitterTargetTest, ChainAndIntegerOps) {
+  for (int sm : {75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121}) {
+    CheckChainF32(sm, 64, {});
+    CheckIntegerOps<int64_t>(sm, "i64");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AmpereAndHopper, EmittedKernelTest,
