@@ -165,8 +165,9 @@ Discovery Load() {
         "CUDA 12.0 or newer is needed");
     return found;
   }
-  // Never freed, like the library it points into.
-  DriverApi& api = *new DriverApi;
+  // Load runs once per process (Discover); the table lives as long as the
+  // library it points into, which is never closed.
+  static DriverApi api;
   if (!ResolveAll(get, api, found)) return found;
   CUresult result = api.cuInit(0);
   if (result != CUDA_SUCCESS) {
