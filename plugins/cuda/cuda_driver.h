@@ -39,6 +39,8 @@ namespace cuda_plugin {
   X(cuMemFreeAsync, 11020)            \
   X(cuMemHostAlloc, 2020)             \
   X(cuMemFreeHost, 2000)              \
+  X(cuMemHostRegister, 6050)          \
+  X(cuMemHostUnregister, 4000)        \
   X(cuMemcpyHtoDAsync, 3020)          \
   X(cuMemcpyDtoHAsync, 3020)          \
   X(cuMemcpyDtoDAsync, 3020)          \

@@ -92,9 +92,9 @@ pjrtx::TopologySpec GpuDriver::Describe() {
     pinned.kind = "pinned_host";
     pinned.kind_id = 1;
     pinned.devices = {index};
-    // Addresses are host pointers, but the core must not alias pageable
-    // caller memory here: the GPU can only reach memory pinned by CUDA.
-    pinned.host_addressable = false;
+    // Addresses are host pointers: the core may alias caller memory here,
+    // which AdoptHostMemory page-locks first.
+    pinned.host_addressable = true;
     pinned.dlpack_device_type = kDlpackCudaHost;
     pinned.dlpack_device_id = 0;
     topology.memories.push_back(std::move(pinned));
@@ -247,6 +247,31 @@ absl::Status GpuDriver::CopyBetween(int dst_memory, pjrtx::DeviceAddress dst,
   return RunSynchronously(dst_gpu, copy);
 }
 
+absl::Status GpuDriver::AdoptHostMemory(int memory, void* host, size_t size) {
+  if (!IsPinnedHost(memory)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("memory ", memory, " is device memory"));
+  }
+  PJRTX_RETURN_IF_ERROR(gpus_[GpuOfMemory(memory)]->MakeCurrent());
+  // Registration costs about as much as a copy of the pages once, and is
+  // refused for memory that is registered already (the core then copies).
+  PJRTX_CUDA_RETURN_IF_ERROR(
+      api_, cuMemHostRegister(host, size, CU_MEMHOSTREGISTER_PORTABLE));
+  return absl::OkStatus();
+}
+
+void GpuDriver::ReleaseHostMemory(int memory, void* host, size_t size) {
+  (void)size;
+  CUresult result = CUDA_ERROR_INVALID_CONTEXT;
+  if (gpus_[GpuOfMemory(memory)]->MakeCurrent().ok()) {
+    result = api_.cuMemHostUnregister(host);
+  }
+  if (result != CUDA_SUCCESS) {
+    std::fprintf(stderr, "pjrtx cuda: warning: unregistering host memory: %s\n",
+                 ErrorText(api_, result).c_str());
+  }
+}
+
 absl::StatusOr<pjrtx::CompiledProgram> GpuDriver::Compile(
     std::string_view format, std::string_view code,
     const pjrtx::ProgramOptions& options) {
@@ -258,7 +283,7 @@ absl::StatusOr<pjrtx::CompiledProgram> GpuDriver::Compile(
 
 std::unique_ptr<pjrtx::DeviceQueue> GpuDriver::CreateNativeQueue(int device) {
   return std::make_unique<CudaQueue>(*gpus_[device], *completions_, *issued_,
-                                     device);
+                                     QueueLane(device));
 }
 
 }  // namespace cuda_plugin

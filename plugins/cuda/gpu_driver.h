@@ -48,6 +48,10 @@ class GpuDriver : public pjrtx::Driver {
   absl::Status CopyBetween(int dst_memory, pjrtx::DeviceAddress dst,
                            int src_memory, pjrtx::DeviceAddress src,
                            size_t size) override;
+  // Page-locks caller memory for a zero-copy pinned_host buffer, so the
+  // GPU reads it in place.
+  absl::Status AdoptHostMemory(int memory, void* host, size_t size) override;
+  void ReleaseHostMemory(int memory, void* host, size_t size) override;
   absl::StatusOr<pjrtx::CompiledProgram> Compile(
       std::string_view format, std::string_view code,
       const pjrtx::ProgramOptions& options) override;
@@ -55,6 +59,13 @@ class GpuDriver : public pjrtx::Driver {
   // callbacks.
   int NumWorkerThreads() const override { return 1; }
   std::unique_ptr<pjrtx::DeviceQueue> CreateNativeQueue(int device) override;
+
+  // For work issued into the queues from outside the core (the NCCL
+  // communicator): a GPU by device index, the queues' issued tasks, and
+  // the lane of device `device`'s queue in them.
+  Gpu& gpu(int device) { return *gpus_[device]; }
+  IssuedEvents& issued_events() { return *issued_; }
+  static int64_t QueueLane(int device) { return device; }
 
  private:
   GpuDriver(const DriverApi& api, const Discovery& found)

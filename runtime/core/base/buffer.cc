@@ -89,11 +89,18 @@ absl::StatusOr<std::unique_ptr<Buffer>> Buffer::FromHost(
   const bool zero_copy =
       semantics == PJRTX_HostBufferSemantics_kImmutableZeroCopy ||
       semantics == PJRTX_HostBufferSemantics_kMutableZeroCopy;
-  if (zero_copy && dense && space.spec().host_addressable) {
+  void* const in_place = const_cast<void*>(host.data);
+  if (zero_copy && dense && space.spec().host_addressable &&
+      (bytes == 0 ||
+       space.driver().AdoptHostMemory(memory, in_place, bytes).ok())) {
     EventRef released = Event::Create();
+    Driver* driver = &space.driver();
     std::shared_ptr<DeviceAllocation> alias = space.WrapExternal(
         DeviceAddress{reinterpret_cast<uintptr_t>(host.data)}, bytes,
-        [released] { released->Set(absl::OkStatus()); });
+        [released, driver, memory, in_place, bytes] {
+          if (bytes > 0) driver->ReleaseHostMemory(memory, in_place, bytes);
+          released->Set(absl::OkStatus());
+        });
     *done_with_host = std::move(released);
     return std::unique_ptr<Buffer>(
         new Buffer(std::move(client), device, memory, host.type, host.dims,

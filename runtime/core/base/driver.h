@@ -157,6 +157,23 @@ class Driver {
                                    int src_memory, DeviceAddress src,
                                    size_t size) = 0;
 
+  // Optional: makes `size` (> 0) bytes of caller memory at `host` usable in
+  // place as memory `memory` (host_addressable), for a zero-copy buffer;
+  // e.g. by page-locking it for a device's DMA. An error makes the core
+  // copy the data instead. Default: OK (host memory serves as it is).
+  virtual absl::Status AdoptHostMemory(int memory, void* host, size_t size) {
+    (void)memory;
+    (void)host;
+    (void)size;
+    return absl::OkStatus();
+  }
+  // Undoes AdoptHostMemory once nothing uses the memory any more.
+  virtual void ReleaseHostMemory(int memory, void* host, size_t size) {
+    (void)memory;
+    (void)host;
+    (void)size;
+  }
+
   // Optional: compiles `code` in `format` (e.g. "mlir"). Errors keep the
   // compiler's "line:column" positions. Default: UNIMPLEMENTED.
   virtual absl::StatusOr<CompiledProgram> Compile(

@@ -12,7 +12,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/client/client.h"
+#include "runtime/client/event_future.h"
 #include "runtime/client/executable.h"
+#include "runtime/client/status_from_error.h"
 
 namespace {
 
@@ -125,6 +127,40 @@ TEST_F(CudaPluginTest, CopiesBetweenGpus) {
   auto back = copy->ToHostSync();
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_THAT(AsFloats(*back), ::testing::ElementsAreArray(values));
+}
+
+TEST_F(CudaPluginTest, ZeroCopyPinnedHostBufferAliasesRegisteredCallerMemory) {
+  auto memories = devices_[0].memories();
+  ASSERT_TRUE(memories.ok()) << memories.status();
+  ASSERT_EQ((*memories)[1].kind, "pinned_host");
+  std::vector<float> host = Iota(4096, 1.0f);
+  const int64_t dims[] = {4096};
+  const PJRTX_Api* api = client_->api();
+  PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
+  args.client = client_->handle();
+  args.data = host.data();
+  args.type = PJRTX_Buffer_Type_F32;
+  args.dims = dims;
+  args.num_dims = 1;
+  args.host_buffer_semantics = PJRTX_HostBufferSemantics_kMutableZeroCopy;
+  args.memory = (*memories)[1].handle;
+  ASSERT_TRUE(
+      pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args))
+          .ok());
+  Buffer buffer(api, args.buffer);
+  pjrtx::client::EventFuture done_with_host(api, args.done_with_host_buffer);
+  // Aliased, not copied: a change the caller makes is what the GPU reads.
+  host[7] = 4242.0f;
+  auto on_gpu = buffer.CopyToDevice(devices_[0]);
+  ASSERT_TRUE(on_gpu.ok()) << on_gpu.status();
+  auto back = on_gpu->ToHostSync();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(AsFloats(*back)[7], 4242.0f);
+  EXPECT_EQ(AsFloats(*back)[8], host[8]);
+  // The caller's memory is released (and unregistered) with the buffer.
+  EXPECT_FALSE(done_with_host.IsReady());
+  ASSERT_TRUE(buffer.Delete().ok());
+  EXPECT_TRUE(done_with_host.Await().ok());
 }
 
 constexpr char kChain[] = R"(
