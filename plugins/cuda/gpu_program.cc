@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "compiler_stub/compiler.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
+#include "compiler_stub/ptx/instruction_kernels.h"
 #include "compiler_stub/ptx/ptx_emitter.h"
 #include "plugins/common/program_signature.h"
 #include "plugins/cuda/cuda_status.h"
@@ -239,11 +241,11 @@ class GpuProgram : public pjrtx::DeviceProgram {
   std::vector<PerGpu> per_gpu_;
 };
 
-absl::Status Unsupported(const Instruction& instruction) {
-  return absl::UnimplementedError(absl::StrCat(
-      instruction.line, ":", instruction.column, ": ", instruction.name,
-      " is not supported by the CUDA plugin yet (it runs fused elementwise "
-      "chains, constants and reshapes)"));
+// `why` is the kernel generator's own message, which says what about the
+// instruction (op, type, region) it cannot generate.
+absl::Status Unsupported(absl::string_view why) {
+  return absl::UnimplementedError(
+      absl::StrCat("the CUDA plugin cannot run this program yet: ", why));
 }
 
 }  // namespace
@@ -356,8 +358,41 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
         kernels.push_back(std::move(kernel));
         break;
       }
-      default:
-        return Unsupported(instruction);
+      default: {
+        // Any other op as a kernel of its own, when one can be generated.
+        absl::StatusOr<pjrtx::ptx::InstructionKernel> generated =
+            pjrtx::ptx::EmitInstructionKernel(
+                program, entry, instruction, absl::StrCat(entry.name, "_op", i),
+                {.sm = sm});
+        if (!generated.ok()) {
+          if (absl::IsUnimplemented(generated.status())) {
+            return Unsupported(generated.status().message());
+          }
+          return generated.status();
+        }
+        Kernel kernel;
+        kernel.name = generated->name;
+        kernel.inputs = generated->inputs;
+        kernel.outputs = generated->outputs;
+        for (int value : kernel.outputs) {
+          const auto result = std::find(instruction.results.begin(),
+                                        instruction.results.end(), value);
+          if (result == instruction.results.end()) {
+            return absl::InternalError(absl::StrCat(
+                "the kernel of ", instruction.name, " writes value ", value,
+                ", which is not one of its results"));
+          }
+          kernel.output_bytes.push_back(
+              instruction.result_types[result - instruction.results.begin()]
+                  .shape.size_bytes());
+        }
+        kernel.elements = generated->threads;
+        kernel.ptx = std::move(generated->ptx);
+        steps.push_back(Step{Step::Kind::kKernel,
+                             static_cast<int>(kernels.size()), -1, -1});
+        kernels.push_back(std::move(kernel));
+        break;
+      }
     }
   }
   auto gpu_program = std::make_unique<GpuProgram>(

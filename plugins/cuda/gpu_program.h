@@ -3,10 +3,12 @@
 // lowest compute capability among the GPUs and loaded on each at compile
 // time (the first load JITs, which must not land on the first run).
 //
-// Supported so far: entry computations of fused elementwise chains (any
-// length, with scalar and splat operands), constants, reshapes and results
-// that are arguments or constants. Any other live instruction is
-// UNIMPLEMENTED at compile time, naming its position and op.
+// An entry computation runs as a sequence of kernels on the compute
+// stream: fused elementwise chains, and one kernel per other instruction
+// the PTX kernel generator supports (compiler_stub/ptx/instruction_kernels.h:
+// data movement, reductions, dot_general); constants are uploaded once,
+// reshapes alias their operand. Control flow, collectives and the other ops
+// are UNIMPLEMENTED at compile time, naming the op and its position.
 #ifndef PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 #define PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 

@@ -27,7 +27,7 @@ class TpuEmuPlugin : public pjrtx::Plugin {
   std::string PlatformName() const override { return "tpu_emu"; }
   std::string Version() const override { return "0.1.0"; }
   std::vector<std::string> Capabilities() const override {
-    return {"collectives", "dlpack", "execute"};
+    return {"collectives", "dlpack", "execute", "program_collectives"};
   }
 
   // Chips are host memory, so the host communicator serves them; chips of

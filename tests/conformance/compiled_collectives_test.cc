@@ -55,8 +55,8 @@ class CompiledCollectivesTest : public ExecuteTest {
   void SetUp() override {
     ExecuteTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
-    if (!HasCapability("collectives")) {
-      GTEST_SKIP() << "no collectives capability";
+    if (!HasCapability("program_collectives")) {
+      GTEST_SKIP() << "no program_collectives capability";
     }
     if (addressable_devices().size() < 2) {
       GTEST_SKIP() << "needs two addressable devices";

@@ -200,7 +200,10 @@ typedef PJRTX_Error* PJRTX_Plugin_Initialize(
  * `pjrtx.api_version` (int64 list {major, minor}), `pjrtx.capabilities`
  * (string, comma separated: "dlpack" when buffers can be exchanged through
  * PJRTX_Buffer_ToDLPack / PJRTX_Client_BufferFromDLPack; "execute" when
- * PJRTX_Client_Compile accepts programs). A plugin that finds
+ * PJRTX_Client_Compile accepts programs; "collectives" when
+ * PJRTX_Client_CreateCommunicator makes communicators;
+ * "program_collectives" when programs may contain collectives, run as
+ * launches). A plugin that finds
  * no usable hardware adds `pjrtx.unavailable_reason` (string). */
 typedef struct {
   size_t struct_size;

@@ -228,17 +228,51 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
-  constexpr char kDot[] = R"(
-func.func @main(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  func.return %0 : tensor<4x4xf32>
+  constexpr char kSort[] = R"(
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %lt = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kDot);
+  auto executable = Executable::Compile(*client_, kSort);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("3:8: stablehlo.dot_general is not supported"));
+              HasSubstr("3:8: stablehlo.sort is not supported"));
+}
+
+TEST_F(CudaPluginTest, RunsADotAndAReductionAsKernels) {
+  constexpr char kDotSum[] = R"(
+func.func @main(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> (tensor<3x2xf32>, tensor<3xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.reduce(%0 init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<3x2xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return %0, %1 : tensor<3x2xf32>, tensor<3xf32>
+}
+)";
+  auto executable = Executable::Compile(*client_, kDotSum);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const std::vector<float> b = {1, 0, 0, 1, 1, 1, 2, -1};
+  const int64_t a_dims[] = {3, 4};
+  const int64_t b_dims[] = {4, 2};
+  auto a_buffer = client_->BufferFromHost(a.data(), PJRTX_Buffer_Type_F32,
+                                          a_dims, devices_[1]);
+  auto b_buffer = client_->BufferFromHost(b.data(), PJRTX_Buffer_Type_F32,
+                                          b_dims, devices_[1]);
+  ASSERT_TRUE(a_buffer.ok() && b_buffer.ok());
+  auto run = executable->Execute(devices_[1], {&*a_buffer, &*b_buffer});
+  ASSERT_TRUE(run.ok()) << run.status();
+  auto product = run->outputs[0].ToHostSync();
+  auto sums = run->outputs[1].ToHostSync();
+  ASSERT_TRUE(product.ok() && sums.ok());
+  // Row i of a times b: (a0 + a2 + 2 a3, a1 + a2 - a3).
+  EXPECT_THAT(AsFloats(*product), ElementsAre(12, 1, 28, 5, 44, 9));
+  EXPECT_THAT(AsFloats(*sums), ElementsAre(13, 33, 53));
 }
 
 // ctest entry cuda.fault_allocation: FAKE_CUDA_FAIL_ALLOC_AFTER=2.

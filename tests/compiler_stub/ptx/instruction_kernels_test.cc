@@ -1,0 +1,687 @@
+// The single-instruction kernels (instruction_kernels.h) on real programs:
+// each StableHLO program goes through the compiler, the kernel of its one
+// instruction of interest is emitted for sm_80 and sm_90, run in the PTX
+// interpreter of the fake CUDA driver over random inputs, and compared
+// element by element with the CPU reference (runtime/cpu) on the same
+// inputs. ptxas, where installed, assembles every kernel.
+#include "compiler_stub/ptx/instruction_kernels.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "compiler_stub/compiler.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "runtime/cpu/interpreter.h"
+#include "runtime/cpu/kernels.h"
+#include "runtime/cpu/literal.h"
+#include "tests/compiler_stub/ptx/ptxas_runner.h"
+#include "tests/plugins/cuda/ptx_interpreter/ptx_interpreter.h"
+
+namespace pjrtx::ptx {
+namespace {
+
+using ::testing::ContainsRegex;
+using ::testing::HasSubstr;
+
+using Bytes = std::vector<uint8_t>;
+
+// Device memory: buffers in one host arena at addresses far from any host
+// pointer. Unwritten bytes hold a poison pattern, so that an output
+// element a kernel never stores shows.
+class DeviceMemory {
+ public:
+  static constexpr uint64_t kBase = uint64_t{1} << 44;
+
+  uint64_t Allocate(size_t bytes) {
+    const size_t offset = (arena_.size() + 255) & ~size_t{255};
+    arena_.resize(offset + std::max<size_t>(bytes, 1), 0xCD);
+    return kBase + offset;
+  }
+  void Write(uint64_t address, const uint8_t* data, size_t bytes) {
+    std::memcpy(arena_.data() + (address - kBase), data, bytes);
+  }
+  Bytes Read(uint64_t address, size_t bytes) const {
+    const auto begin = arena_.begin() + (address - kBase);
+    return Bytes(begin, begin + bytes);
+  }
+  fake_cuda::AddressTranslator Translator() {
+    return [this](uint64_t address, size_t size) -> void* {
+      if (address < kBase || address - kBase > arena_.size() ||
+          size > arena_.size() - (address - kBase)) {
+        return nullptr;
+      }
+      return arena_.data() + (address - kBase);
+    };
+  }
+
+ private:
+  Bytes arena_;
+};
+
+Bytes U64Param(uint64_t value) {
+  Bytes bytes(8);
+  std::memcpy(bytes.data(), &value, 8);
+  return bytes;
+}
+
+std::string Substitute(const std::string& text, const std::string& type) {
+  return absl::StrReplaceAll(text, {{"$T", type}});
+}
+
+// Random elements of every type, in range for it. Floats spread over many
+// binades, so that sums in another order round differently; with
+// `specials`, some are NaN, infinities or zeros of either sign.
+void Fill(cpu::Literal& literal, std::mt19937& rng, bool specials) {
+  const ir::ElementType type = literal.type();
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-6, 6);
+  std::uniform_int_distribution<int64_t> integer(-1000, 1000);
+  std::uniform_int_distribution<int> special(0, 15);
+  const double kSpecials[] = {std::nan(""), INFINITY, -INFINITY, 0.0, -0.0};
+  for (int64_t i = 0; i < literal.num_elements(); ++i) {
+    if (type == ir::ElementType::kPred) {
+      literal.SetInt(i, integer(rng) & 1);
+    } else if (ir::IsFloat(type)) {
+      const int pick = special(rng);
+      literal.SetFloat(i, specials && pick < 5
+                              ? kSpecials[pick]
+                              : std::ldexp(unit(rng), exponent(rng)));
+    } else {
+      literal.SetInt(i, integer(rng));
+    }
+  }
+}
+
+// Same element: both NaN, or the same bytes (so -0 differs from +0).
+bool SameElement(const cpu::Literal& a, const cpu::Literal& b, int64_t i) {
+  const size_t size = ir::StorageSize(a.type());
+  if (std::memcmp(a.data() + i * size, b.data() + i * size, size) == 0) {
+    return true;
+  }
+  return ir::IsFloat(a.type()) && std::isnan(a.GetFloat(i)) &&
+         std::isnan(b.GetFloat(i));
+}
+
+struct Emitted {
+  ir::Program program;
+  int instruction = -1;  // Index in the entry computation.
+};
+
+std::optional<Emitted> Compile(const std::string& text, ir::OpCode opcode) {
+  absl::StatusOr<ir::Program> program = compiler::Compile(text, {});
+  if (!program.ok()) {
+    ADD_FAILURE() << program.status() << "\n" << text;
+    return std::nullopt;
+  }
+  const ir::Computation& entry = program->computations[program->entry];
+  for (size_t i = 0; i < entry.instructions.size(); ++i) {
+    if (entry.instructions[i].opcode == opcode) {
+      return Emitted{*std::move(program), static_cast<int>(i)};
+    }
+  }
+  ADD_FAILURE() << "no instruction of the opcode in\n" << text;
+  return std::nullopt;
+}
+
+// Runs `kernel` in the PTX interpreter with `grid` x `block` threads;
+// inputs are entry parameters, whose values `arguments` holds. Returns the
+// bytes of its one output.
+std::optional<Bytes> RunKernel(const InstructionKernel& kernel,
+                               const ir::Computation& entry,
+                               const std::vector<cpu::Literal>& arguments,
+                               const ir::Shape& output, unsigned grid,
+                               unsigned block) {
+  std::string error;
+  std::unique_ptr<fake_cuda::PtxModule> module =
+      fake_cuda::PtxModule::Parse(kernel.ptx, &error);
+  if (module == nullptr) {
+    ADD_FAILURE() << error << "\n" << kernel.ptx;
+    return std::nullopt;
+  }
+  const fake_cuda::PtxKernel* entry_point = module->Find(kernel.name);
+  if (entry_point == nullptr) {
+    ADD_FAILURE() << "no kernel " << kernel.name;
+    return std::nullopt;
+  }
+  DeviceMemory memory;
+  std::vector<Bytes> params;
+  for (int value : kernel.inputs) {
+    int parameter = -1;
+    for (size_t p = 0; p < entry.parameters.size(); ++p) {
+      if (entry.parameters[p] == value) parameter = static_cast<int>(p);
+    }
+    if (parameter < 0) {
+      ADD_FAILURE() << "kernel input " << value << " is not a parameter";
+      return std::nullopt;
+    }
+    const cpu::Literal& argument = arguments[parameter];
+    const uint64_t address = memory.Allocate(argument.size_bytes());
+    memory.Write(address, argument.data(), argument.size_bytes());
+    params.push_back(U64Param(address));
+  }
+  const uint64_t out = memory.Allocate(output.size_bytes());
+  params.push_back(U64Param(out));
+  params.push_back(U64Param(kernel.threads));
+  if (entry_point->param_sizes() != std::vector<size_t>(params.size(), 8)) {
+    ADD_FAILURE() << "unexpected parameters\n" << kernel.ptx;
+    return std::nullopt;
+  }
+  if (!entry_point->Run({grid, 1, 1}, {block, 1, 1}, params,
+                        memory.Translator(), &error)) {
+    ADD_FAILURE() << error << "\n" << kernel.ptx;
+    return std::nullopt;
+  }
+  return memory.Read(out, output.size_bytes());
+}
+
+enum class Reference {
+  kInterpreter,  // The CPU interpreter runs the program.
+  kDotKernel,    // cpu::DotGeneral, the reference kernel (not oneDNN).
+};
+
+// The program's result on `arguments`, as the CPU computes it.
+std::optional<cpu::Literal> CpuResult(const Emitted& emitted,
+                                      const std::vector<cpu::Literal>& args,
+                                      Reference reference) {
+  const ir::Computation& entry =
+      emitted.program.computations[emitted.program.entry];
+  const ir::Instruction& instruction = entry.instructions[emitted.instruction];
+  if (reference == Reference::kDotKernel) {
+    return cpu::DotGeneral(args[0], args[1], instruction.attributes.dot,
+                           instruction.result_types[0].shape);
+  }
+  cpu::Interpreter interpreter(emitted.program);
+  std::vector<cpu::Value> values;
+  for (const cpu::Literal& arg : args)
+    values.push_back(cpu::Value::Tensor(arg));
+  absl::StatusOr<std::vector<cpu::Value>> results =
+      interpreter.Run(std::move(values));
+  if (!results.ok()) {
+    ADD_FAILURE() << results.status();
+    return std::nullopt;
+  }
+  return (*results)[0].tensor;
+}
+
+// Emits the kernel of the first `opcode` instruction of `text` for sm_80
+// and sm_90 and checks it against the CPU on random inputs: the kernel's
+// interface, its output bytes under two launch geometries, and that ptxas
+// assembles it.
+void Check(const std::string& text, ir::OpCode opcode,
+           Reference reference = Reference::kInterpreter,
+           bool specials = true) {
+  SCOPED_TRACE(text);
+  std::optional<Emitted> emitted = Compile(text, opcode);
+  if (!emitted) return;
+  const ir::Computation& entry =
+      emitted->program.computations[emitted->program.entry];
+  const ir::Instruction& instruction = entry.instructions[emitted->instruction];
+  ASSERT_EQ(entry.results.size(), 1u);
+  ASSERT_EQ(entry.results[0], instruction.results[0])
+      << "the instruction must compute the program's result";
+  std::mt19937 rng(static_cast<uint32_t>(std::hash<std::string>()(text)));
+  std::vector<cpu::Literal> arguments;
+  for (const ir::ValueType& type : entry.parameter_types) {
+    arguments.emplace_back(type.shape);
+    Fill(arguments.back(), rng, specials);
+  }
+  std::optional<cpu::Literal> expected =
+      CpuResult(*emitted, arguments, reference);
+  if (!expected) return;
+  const ir::Shape& shape = instruction.result_types[0].shape;
+  const std::string ptxas = testing::FindPtxas();
+  for (int sm : {80, 90}) {
+    SCOPED_TRACE(absl::StrCat("sm_", sm));
+    absl::StatusOr<InstructionKernel> kernel = EmitInstructionKernel(
+        emitted->program, entry, instruction, "single_op", {sm});
+    ASSERT_TRUE(kernel.ok()) << kernel.status();
+    EXPECT_EQ(kernel->name, "single_op");
+    EXPECT_EQ(kernel->inputs, instruction.operands);
+    EXPECT_EQ(kernel->outputs, instruction.results);
+    EXPECT_EQ(kernel->threads, static_cast<uint64_t>(shape.num_elements()));
+    EXPECT_THAT(kernel->ptx, HasSubstr(absl::StrCat(".target sm_", sm)));
+    if (!ptxas.empty()) {
+      const testing::PtxasResult assembled =
+          testing::Assemble(ptxas, kernel->ptx, sm);
+      EXPECT_EQ(assembled.exit_code, 0) << assembled.log << "\n" << kernel->ptx;
+    }
+    // One thread doing every element, and more threads than elements.
+    for (auto [grid, block] : {std::pair<unsigned, unsigned>{1, 1}, {3, 32}}) {
+      std::optional<Bytes> bytes =
+          RunKernel(*kernel, entry, arguments, shape, grid, block);
+      if (!bytes) return;
+      cpu::Literal actual(shape);
+      if (!bytes->empty()) {
+        std::memcpy(actual.data(), bytes->data(), bytes->size());
+      }
+      int mismatches = 0;
+      for (int64_t i = 0; i < shape.num_elements() && mismatches < 5; ++i) {
+        if (SameElement(actual, *expected, i)) continue;
+        ++mismatches;
+        ADD_FAILURE() << "element " << i << " of " << shape.ToString()
+                      << ": kernel " << actual.GetFloat(i) << ", CPU "
+                      << expected->GetFloat(i) << " (grid " << grid << " x "
+                      << block << ")\n"
+                      << (mismatches == 1 ? kernel->ptx : "");
+      }
+    }
+  }
+}
+
+// Every element type, for the moves (which copy storage bytes).
+const char* const kAllTypes[] = {
+    "f32", "f16", "bf16", "f64",  "i1",  "i2",       "i4",     "ui4",
+    "i8",  "ui8", "i16",  "ui32", "i64", "f8E4M3FN", "f8E5M2",
+};
+// The types the kernels compute on.
+const char* const kArithmeticTypes[] = {
+    "f32", "f16", "bf16", "f64",  "i4",  "ui2",  "i8",
+    "ui8", "i16", "i32",  "ui32", "i64", "ui64",
+};
+
+TEST(InstructionKernelsTest, BroadcastInDim) {
+  for (const char* type : kAllTypes) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<3x1x$T>) -> tensor<2x3x4x$T> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [1, 2] : (tensor<3x1x$T>) -> tensor<2x3x4x$T>
+  func.return %0 : tensor<2x3x4x$T>
+})",
+                     type),
+          ir::OpCode::kBroadcastInDim);
+  }
+  // Scalars, and a permuting broadcast.
+  Check(R"(
+func.func @main(%x: tensor<f32>) -> tensor<5x3xf32> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [] : (tensor<f32>) -> tensor<5x3xf32>
+  func.return %0 : tensor<5x3xf32>
+})",
+        ir::OpCode::kBroadcastInDim);
+  Check(R"(
+func.func @main(%x: tensor<4x3xi16>) -> tensor<3x2x4xi16> {
+  %0 = stablehlo.broadcast_in_dim %x, dims = [2, 0] : (tensor<4x3xi16>) -> tensor<3x2x4xi16>
+  func.return %0 : tensor<3x2x4xi16>
+})",
+        ir::OpCode::kBroadcastInDim);
+}
+
+TEST(InstructionKernelsTest, Transpose) {
+  for (const char* type : kAllTypes) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<2x3x4x$T>) -> tensor<4x2x3x$T> {
+  %0 = stablehlo.transpose %x, dims = [2, 0, 1] : (tensor<2x3x4x$T>) -> tensor<4x2x3x$T>
+  func.return %0 : tensor<4x2x3x$T>
+})",
+                     type),
+          ir::OpCode::kTranspose);
+  }
+  Check(R"(
+func.func @main(%x: tensor<3x1x2x5xf64>) -> tensor<5x2x1x3xf64> {
+  %0 = stablehlo.transpose %x, dims = [3, 2, 1, 0] : (tensor<3x1x2x5xf64>) -> tensor<5x2x1x3xf64>
+  func.return %0 : tensor<5x2x1x3xf64>
+})",
+        ir::OpCode::kTranspose);
+}
+
+TEST(InstructionKernelsTest, Reshape) {
+  for (const char* type : {"f32", "bf16", "i1", "i4", "f64"}) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<2x3x4x$T>) -> tensor<6x4x$T> {
+  %0 = stablehlo.reshape %x : (tensor<2x3x4x$T>) -> tensor<6x4x$T>
+  func.return %0 : tensor<6x4x$T>
+})",
+                     type),
+          ir::OpCode::kReshape);
+  }
+}
+
+TEST(InstructionKernelsTest, Slice) {
+  for (const char* type : kAllTypes) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<5x7x$T>) -> tensor<2x2x$T> {
+  %0 = "stablehlo.slice"(%x) {start_indices = array<i64: 1, 2>, limit_indices = array<i64: 5, 7>, strides = array<i64: 2, 3>} : (tensor<5x7x$T>) -> tensor<2x2x$T>
+  func.return %0 : tensor<2x2x$T>
+})",
+                     type),
+          ir::OpCode::kSlice);
+  }
+  Check(R"(
+func.func @main(%x: tensor<4x6x5xf32>) -> tensor<3x2x1xf32> {
+  %0 = "stablehlo.slice"(%x) {start_indices = array<i64: 1, 0, 4>, limit_indices = array<i64: 4, 6, 5>, strides = array<i64: 1, 4, 1>} : (tensor<4x6x5xf32>) -> tensor<3x2x1xf32>
+  func.return %0 : tensor<3x2x1xf32>
+})",
+        ir::OpCode::kSlice);
+}
+
+TEST(InstructionKernelsTest, Concatenate) {
+  for (const char* type : kAllTypes) {
+    Check(Substitute(R"(
+func.func @main(%a: tensor<2x3x$T>, %b: tensor<2x0x$T>, %c: tensor<2x4x$T>, %d: tensor<2x1x$T>) -> tensor<2x8x$T> {
+  %0 = stablehlo.concatenate %a, %b, %c, %d, dim = 1 : (tensor<2x3x$T>, tensor<2x0x$T>, tensor<2x4x$T>, tensor<2x1x$T>) -> tensor<2x8x$T>
+  func.return %0 : tensor<2x8x$T>
+})",
+                     type),
+          ir::OpCode::kConcatenate);
+  }
+  Check(R"(
+func.func @main(%a: tensor<1x3xf32>, %b: tensor<3x3xf32>) -> tensor<4x3xf32> {
+  %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<4x3xf32>
+  func.return %0 : tensor<4x3xf32>
+})",
+        ir::OpCode::kConcatenate);
+}
+
+TEST(InstructionKernelsTest, Pad) {
+  for (const char* type : kAllTypes) {
+    // Interior padding, and negative edges that cut into the operand.
+    Check(Substitute(R"(
+func.func @main(%x: tensor<3x4x$T>, %v: tensor<$T>) -> tensor<8x8x$T> {
+  %0 = stablehlo.pad %x, %v, low = [1, -1], high = [2, -1], interior = [1, 2] : (tensor<3x4x$T>, tensor<$T>) -> tensor<8x8x$T>
+  func.return %0 : tensor<8x8x$T>
+})",
+                     type),
+          ir::OpCode::kPad);
+  }
+  Check(R"(
+func.func @main(%x: tensor<2x5x3xf32>, %v: tensor<f32>) -> tensor<3x1x5xf32> {
+  %0 = stablehlo.pad %x, %v, low = [0, -3, 2], high = [1, -1, 0], interior = [0, 0, 0] : (tensor<2x5x3xf32>, tensor<f32>) -> tensor<3x1x5xf32>
+  func.return %0 : tensor<3x1x5xf32>
+})",
+        ir::OpCode::kPad);
+  // Nothing of the operand is left.
+  Check(R"(
+func.func @main(%x: tensor<2x0xi8>, %v: tensor<i8>) -> tensor<3x4xi8> {
+  %0 = stablehlo.pad %x, %v, low = [1, 2], high = [0, 2], interior = [0, 0] : (tensor<2x0xi8>, tensor<i8>) -> tensor<3x4xi8>
+  func.return %0 : tensor<3x4xi8>
+})",
+        ir::OpCode::kPad);
+}
+
+TEST(InstructionKernelsTest, Reverse) {
+  for (const char* type : kAllTypes) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<3x4x5x$T>) -> tensor<3x4x5x$T> {
+  %0 = stablehlo.reverse %x, dims = [0, 2] : tensor<3x4x5x$T>
+  func.return %0 : tensor<3x4x5x$T>
+})",
+                     type),
+          ir::OpCode::kReverse);
+  }
+}
+
+TEST(InstructionKernelsTest, Iota) {
+  for (const char* type : {"f32", "f16", "bf16", "f64", "i1", "i2", "i4", "ui4",
+                           "i8", "ui8", "i16", "ui32", "i64", "ui64"}) {
+    Check(Substitute(R"(
+func.func @main() -> tensor<4x300x$T> {
+  %0 = stablehlo.iota dim = 1 : tensor<4x300x$T>
+  func.return %0 : tensor<4x300x$T>
+})",
+                     type),
+          ir::OpCode::kIota);
+  }
+  Check(R"(
+func.func @main() -> tensor<5x1x2xi32> {
+  %0 = stablehlo.iota dim = 0 : tensor<5x1x2xi32>
+  func.return %0 : tensor<5x1x2xi32>
+})",
+        ir::OpCode::kIota);
+}
+
+constexpr char kReduce[] = R"(
+func.func @main(%x: tensor<$SHAPEx$T>, %init: tensor<$T>) -> tensor<$OUT$T> {
+  %r = stablehlo.reduce(%x init: %init) applies stablehlo.$OP across dimensions = [$DIMS] : (tensor<$SHAPEx$T>, tensor<$T>) -> tensor<$OUT$T>
+  func.return %r : tensor<$OUT$T>
+})";
+
+std::string ReduceProgram(const std::string& op, const std::string& type,
+                          const std::string& shape, const std::string& dims,
+                          const std::string& out) {
+  return absl::StrReplaceAll(kReduce, {{"$OP", op},
+                                       {"$T", type},
+                                       {"$SHAPE", shape},
+                                       {"$DIMS", dims},
+                                       {"$OUT", out}});
+}
+
+TEST(InstructionKernelsTest, Reduce) {
+  for (const char* type : kArithmeticTypes) {
+    for (const char* op : {"add", "multiply", "maximum", "minimum"}) {
+      Check(ReduceProgram(op, type, "3x4x5", "0, 2", "4x"),
+            ir::OpCode::kReduce);
+    }
+  }
+  for (const char* type : {"i1", "i8", "ui16", "i64"}) {
+    for (const char* op : {"and", "or"}) {
+      Check(ReduceProgram(op, type, "3x4x5", "1", "3x5x"), ir::OpCode::kReduce);
+    }
+  }
+  for (const char* op : {"add", "multiply", "maximum", "minimum"}) {
+    Check(ReduceProgram(op, "i1", "6x3", "0", "3x"), ir::OpCode::kReduce);
+  }
+  // Long rows, where a different summation order would show in f32.
+  Check(ReduceProgram("add", "f32", "3x500", "1", "3x"), ir::OpCode::kReduce,
+        Reference::kInterpreter, /*specials=*/false);
+  Check(ReduceProgram("add", "bf16", "2x200x3", "1, 2", "2x"),
+        ir::OpCode::kReduce, Reference::kInterpreter, /*specials=*/false);
+  // Everything, nothing, or an empty range reduced.
+  Check(ReduceProgram("add", "f32", "2x3x4", "0, 1, 2", ""),
+        ir::OpCode::kReduce);
+  Check(ReduceProgram("maximum", "f32", "2x3", "", "2x3x"),
+        ir::OpCode::kReduce);
+  Check(ReduceProgram("add", "f32", "2x0x3", "1", "2x3x"), ir::OpCode::kReduce);
+  Check(ReduceProgram("multiply", "i32", "4x1x3", "1", "4x3x"),
+        ir::OpCode::kReduce);
+}
+
+TEST(InstructionKernelsTest, ReduceWithSwappedBodyOperands) {
+  Check(R"(
+func.func @main(%x: tensor<4x6xf32>, %init: tensor<f32>) -> tensor<6xf32> {
+  %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>) {
+    %s = stablehlo.add %b, %a : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }
+  func.return %r : tensor<6xf32>
+})",
+        ir::OpCode::kReduce);
+}
+
+TEST(InstructionKernelsTest, FusedReduce) {
+  // An elementwise prologue, with a rank-0 operand, computed as the
+  // reduction reads it.
+  const std::string product = R"(
+func.func @main(%x: tensor<3x40xf32>, %y: tensor<3x40xf32>, %s: tensor<f32>, %init: tensor<f32>) -> tensor<3xf32> {
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<3x40xf32>
+  %m = stablehlo.multiply %x, %y : tensor<3x40xf32>
+  %p = stablehlo.subtract %m, %b : tensor<3x40xf32>
+  %r = stablehlo.reduce(%p init: %init) applies stablehlo.add across dimensions = [1] : (tensor<3x40xf32>, tensor<f32>) -> tensor<3xf32>
+  func.return %r : tensor<3xf32>
+})";
+  Check(product, ir::OpCode::kFusedReduce, Reference::kInterpreter,
+        /*specials=*/false);
+  Check(R"(
+func.func @main(%x: tensor<4x5x6xbf16>, %init: tensor<f32>) -> tensor<5xf32> {
+  %c = stablehlo.convert %x : (tensor<4x5x6xbf16>) -> tensor<4x5x6xf32>
+  %r = stablehlo.reduce(%c init: %init) applies stablehlo.maximum across dimensions = [0, 2] : (tensor<4x5x6xf32>, tensor<f32>) -> tensor<5xf32>
+  func.return %r : tensor<5xf32>
+})",
+        ir::OpCode::kFusedReduce);
+}
+
+constexpr char kDot[] = R"(
+func.func @main(%a: tensor<$LHSx$T>, %b: tensor<$RHSx$T>) -> tensor<$OUTx$R> {
+  %0 = stablehlo.dot_general %a, %b, $DIMS : (tensor<$LHSx$T>, tensor<$RHSx$T>) -> tensor<$OUTx$R>
+  func.return %0 : tensor<$OUTx$R>
+})";
+
+std::string DotProgram(const std::string& type, const std::string& result,
+                       const std::string& lhs, const std::string& rhs,
+                       const std::string& dims, const std::string& out) {
+  return absl::StrReplaceAll(kDot, {{"$T", type},
+                                    {"$R", result},
+                                    {"$LHS", lhs},
+                                    {"$RHS", rhs},
+                                    {"$DIMS", dims},
+                                    {"$OUT", out}});
+}
+
+TEST(InstructionKernelsTest, DotGeneral) {
+  for (const char* type : {"f32", "f64", "f16", "bf16", "i1", "i4", "i8", "ui8",
+                           "i32", "ui32", "i64"}) {
+    SCOPED_TRACE(type);
+    // A matrix product, a batched one, batching dims that do not lead,
+    // several contracting dims in another order than the operands', and
+    // contracting over nothing.
+    Check(DotProgram(type, type, "4x5", "5x3", "contracting_dims = [1] x [0]",
+                     "4x3"),
+          ir::OpCode::kDotGeneral, Reference::kDotKernel);
+    Check(DotProgram(type, type, "2x4x5", "2x5x3",
+                     "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                     "2x4x3"),
+          ir::OpCode::kDotGeneral, Reference::kDotKernel);
+    Check(DotProgram(type, type, "4x2x5", "5x2x3",
+                     "batching_dims = [1] x [1], contracting_dims = [2] x [0]",
+                     "2x4x3"),
+          ir::OpCode::kDotGeneral, Reference::kDotKernel);
+    Check(DotProgram(type, type, "3x2x4", "4x5x2",
+                     "contracting_dims = [2, 1] x [0, 2]", "3x5"),
+          ir::OpCode::kDotGeneral, Reference::kDotKernel);
+    Check(DotProgram(type, type, "3x0", "0x2", "contracting_dims = [1] x [0]",
+                     "3x2"),
+          ir::OpCode::kDotGeneral, Reference::kDotKernel);
+  }
+  // Long dot products: f32 accumulates in f64 and rounds once.
+  Check(DotProgram("f32", "f32", "2x300", "300x3",
+                   "contracting_dims = [1] x [0]", "2x3"),
+        ir::OpCode::kDotGeneral, Reference::kDotKernel, /*specials=*/false);
+  Check(DotProgram("bf16", "bf16", "2x300", "300x3",
+                   "contracting_dims = [1] x [0]", "2x3"),
+        ir::OpCode::kDotGeneral, Reference::kDotKernel, /*specials=*/false);
+}
+
+TEST(InstructionKernelsTest, DotGeneralWithWiderResult) {
+  Check(DotProgram("bf16", "f32", "3x64", "64x2",
+                   "contracting_dims = [1] x [0]", "3x2"),
+        ir::OpCode::kDotGeneral, Reference::kDotKernel, /*specials=*/false);
+  Check(DotProgram("i8", "i32", "3x64", "64x2", "contracting_dims = [1] x [0]",
+                   "3x2"),
+        ir::OpCode::kDotGeneral, Reference::kDotKernel);
+}
+
+// The status of emitting the first `opcode` instruction of `text`.
+absl::Status EmitStatus(const std::string& text, ir::OpCode opcode,
+                        const std::string& name = "k", int sm = 80) {
+  std::optional<Emitted> emitted = Compile(text, opcode);
+  if (!emitted) return absl::InternalError("does not compile");
+  const ir::Computation& entry =
+      emitted->program.computations[emitted->program.entry];
+  return EmitInstructionKernel(emitted->program, entry,
+                               entry.instructions[emitted->instruction], name,
+                               {sm})
+      .status();
+}
+
+TEST(InstructionKernelsTest, UnsupportedInstructionsNameTheOp) {
+  const absl::Status sort = EmitStatus(R"(
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<8xf32>) -> tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+})",
+                                       ir::OpCode::kSort);
+  EXPECT_EQ(sort.code(), absl::StatusCode::kUnimplemented) << sort;
+  EXPECT_THAT(std::string(sort.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.sort"));
+}
+
+TEST(InstructionKernelsTest, UnsupportedReductions) {
+  // A body of two ops.
+  const absl::Status body = EmitStatus(R"(
+func.func @main(%x: tensor<4xf32>, %k: tensor<f32>) -> tensor<f32> {
+  %fzero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %fzero) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>) {
+    %s = stablehlo.add %a, %b : tensor<f32>
+    %t = stablehlo.multiply %s, %s : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }
+  func.return %r : tensor<f32>
+})",
+                                       ir::OpCode::kReduce);
+  EXPECT_EQ(body.code(), absl::StatusCode::kUnimplemented) << body;
+  EXPECT_THAT(std::string(body.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce .*body"));
+  // Two inputs.
+  const absl::Status variadic = EmitStatus(R"(
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xi32>, %i: tensor<f32>, %j: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
+  %r:2 = stablehlo.reduce(%x init: %i), (%y init: %j) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>) {
+    %s = stablehlo.add %a, %c : tensor<f32>
+    %t = stablehlo.add %b, %d : tensor<i32>
+    stablehlo.return %s, %t : tensor<f32>, tensor<i32>
+  }
+  func.return %r#0, %r#1 : tensor<f32>, tensor<i32>
+})",
+                                           ir::OpCode::kReduce);
+  EXPECT_EQ(variadic.code(), absl::StatusCode::kUnimplemented) << variadic;
+  EXPECT_THAT(std::string(variadic.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce"));
+  // A body op that is not a reducer.
+  const absl::Status subtract = EmitStatus(
+      ReduceProgram("subtract", "f32", "4x3", "0", "3x"), ir::OpCode::kReduce);
+  EXPECT_EQ(subtract.code(), absl::StatusCode::kUnimplemented) << subtract;
+}
+
+TEST(InstructionKernelsTest, UnsupportedTypes) {
+  const absl::Status iota = EmitStatus(R"(
+func.func @main() -> tensor<4xf8E4M3FN> {
+  %0 = stablehlo.iota dim = 0 : tensor<4xf8E4M3FN>
+  func.return %0 : tensor<4xf8E4M3FN>
+})",
+                                       ir::OpCode::kIota);
+  EXPECT_EQ(iota.code(), absl::StatusCode::kUnimplemented) << iota;
+  EXPECT_THAT(std::string(iota.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.iota.*f8E4M3FN"));
+  const absl::Status dot =
+      EmitStatus(DotProgram("f8E5M2", "f8E5M2", "2x3", "3x2",
+                            "contracting_dims = [1] x [0]", "2x2"),
+                 ir::OpCode::kDotGeneral);
+  EXPECT_EQ(dot.code(), absl::StatusCode::kUnimplemented) << dot;
+  EXPECT_THAT(std::string(dot.message()),
+              ContainsRegex("stablehlo.dot_general.*f8E5M2"));
+  // bf16 arithmetic needs sm_80.
+  const absl::Status bf16 =
+      EmitStatus(ReduceProgram("add", "bf16", "4x3", "0", "3x"),
+                 ir::OpCode::kReduce, "k", 75);
+  EXPECT_EQ(bf16.code(), absl::StatusCode::kUnimplemented) << bf16;
+}
+
+TEST(InstructionKernelsTest, RejectsBadNamesAndTargets) {
+  const std::string text = R"(
+func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  func.return %0 : tensor<3x2xf32>
+})";
+  EXPECT_EQ(EmitStatus(text, ir::OpCode::kTranspose, "9lives").code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(EmitStatus(text, ir::OpCode::kTranspose, "k", 81).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(EmitStatus(text, ir::OpCode::kTranspose, "k", 75).ok());
+}
+
+}  // namespace
+}  // namespace pjrtx::ptx
