@@ -18,7 +18,7 @@
 //   cuda.dispatch  a one-element add executed and awaited vs cuLaunchKernel
 //                  of an empty kernel + stream sync;
 //   dot            bf16 and FP8 dot_general against cuBLASLt: reported as
-//                  UNSUPPORTED while the plugin cannot compile them.
+//                  UNSUPPORTED until the plugin uses cuBLASLt.
 //
 //   cuda_bench --plugin=PATH [--option k=v]... [--quick] [--require-gpu]
 //
@@ -673,8 +673,9 @@ class CudaBench {
                                 r.anchor_seconds * 1e6));
   }
 
-  // No figure without both sides: the plugin has no dot_general kernels and
-  // the bench no cuBLASLt anchor yet.
+  // No figure without both sides: the bench has no cuBLASLt anchor yet, and
+  // the plugin's dot is a plain kernel (one thread per output element),
+  // not cuBLASLt.
   void Dot(const char* name, const std::string& type) {
     auto program = Executable::Compile(client_, DotProgram(256, type));
     if (!program.ok()) {
