@@ -1,6 +1,8 @@
 // libpjrt_cuda.so: NVIDIA GPUs through the CUDA Driver API, loaded at run
 // time (cuda_driver.h). Where no GPU can be used, the plugin still loads,
 // reports zero devices and says precisely why (pjrtx.unavailable_reason).
+// Collectives run on NCCL, also loaded at run time (nccl_library.h); where
+// it is missing the plugin has none, and `cuda.nccl` says why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +13,10 @@
 #include "plugins/cuda/cuda_driver.h"
 #include "plugins/cuda/gpu_driver.h"
 #include "plugins/cuda/no_device_driver.h"
+#if PJRTX_CUDA_WITH_NCCL
+#include "plugins/cuda/nccl_communicator.h"
+#include "plugins/cuda/nccl_library.h"
+#endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
 #include "runtime/core/base/status_macros.h"
@@ -25,13 +31,36 @@ std::string Describe(const GpuInfo& gpu) {
                       ")");
 }
 
+// Why the plugin has no collectives, or "" when NCCL is there to run them.
+std::string NcclUnavailableReason() {
+#if PJRTX_CUDA_WITH_NCCL
+  return LoadNccl().unavailable_reason;
+#else
+  return "the plugin was built without NCCL's header (nccl.h)";
+#endif
+}
+
+// The `cuda.nccl` attribute: the NCCL in use, or why there is none.
+std::string DescribeNccl() {
+  const std::string reason = NcclUnavailableReason();
+  if (!reason.empty()) return absl::StrCat("unavailable: ", reason);
+#if PJRTX_CUDA_WITH_NCCL
+  const NcclLibrary& nccl = LoadNccl();
+  return absl::StrCat("NCCL ", NcclVersionText(nccl.version), " (", nccl.path,
+                      ")");
+#else
+  return "";
+#endif
+}
+
 class CudaPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "cuda"; }
   std::string Version() const override { return "0.1.0"; }
 
   std::vector<std::string> Capabilities() const override {
-    return {"dlpack", "execute"};
+    if (!NcclUnavailableReason().empty()) return {"dlpack", "execute"};
+    return {"collectives", "dlpack", "execute"};
   }
 
   std::string UnavailableReason() const override {
@@ -45,7 +74,8 @@ class CudaPlugin : public pjrtx::Plugin {
     return {{"cuda.driver_path", found.driver_path},
             {"cuda.driver_version", int64_t{found.driver_version}},
             {"cuda.gpus_found", static_cast<int64_t>(found.gpus.size())},
-            {"cuda.gpus", absl::StrJoin(gpus, "; ")}};
+            {"cuda.gpus", absl::StrJoin(gpus, "; ")},
+            {"cuda.nccl", DescribeNccl()}};
   }
 
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
@@ -57,6 +87,32 @@ class CudaPlugin : public pjrtx::Plugin {
     PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<GpuDriver> driver,
                            GpuDriver::Create(found, GpuDriverOptions()));
     return driver;
+  }
+
+  // NCCL over the client's GPUs (nccl_communicator.h).
+  absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> CreateCommunicator(
+      std::shared_ptr<pjrtx::ClientState> client,
+      absl::Span<const int64_t> global_device_ids,
+      int64_t timeout_ms) override {
+    if (const std::string reason = NcclUnavailableReason(); !reason.empty()) {
+      return absl::UnimplementedError(absl::StrCat(
+          "Plugin 'cuda' has no collectives (no 'collectives' capability): "
+          "NCCL is unavailable: ",
+          reason));
+    }
+#if PJRTX_CUDA_WITH_NCCL
+    auto* driver = dynamic_cast<GpuDriver*>(&client->driver());
+    if (driver == nullptr) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the client has no GPU for a communicator: ",
+                       Discover().unavailable_reason));
+    }
+    return NcclCommunicator::Create(LoadNccl(), *driver, std::move(client),
+                                    global_device_ids, timeout_ms);
+#else
+    return Plugin::CreateCommunicator(std::move(client), global_device_ids,
+                                      timeout_ms);
+#endif
   }
 };
 

@@ -74,14 +74,20 @@ void CudaQueue::IssueLoop() {
 void CudaQueue::Fail(Item item, absl::Status status) {
   issued_.Remove(item.done.get());
   item.task = nullptr;
-  pjrtx::EventRef done = item.done;
-  if (previous_done_ == nullptr) {
-    done->Set(std::move(status));
-  } else {
-    previous_done_->AndThen([done, status = std::move(status)](
-                                const absl::Status&) { done->Set(status); });
-  }
+  FinishInOrder(item.done, pjrtx::Event::MakeReady(std::move(status)));
+}
+
+void CudaQueue::FinishInOrder(pjrtx::EventRef done, pjrtx::EventRef outcome) {
+  auto finish = [done, outcome] {
+    outcome->AndThen([done](const absl::Status& status) { done->Set(status); });
+  };
+  pjrtx::EventRef previous = std::move(previous_done_);
   previous_done_ = std::move(done);
+  if (previous == nullptr) {
+    finish();
+  } else {
+    previous->AndThen([finish](const absl::Status&) { finish(); });
+  }
 }
 
 void CudaQueue::Issue(Item item) {
@@ -113,15 +119,13 @@ void CudaQueue::Issue(Item item) {
     return;
   }
   tail_ = *joined;
-  // The task's own outcome; `done` follows it, the GPU-ordered
-  // dependencies (a failed dependency fails the task, as on a host queue)
-  // and the previous task, so tasks finish in order.
+  // The task's own outcome; `done` follows it and the GPU-ordered
+  // dependencies (a failed dependency fails the task, as on a host queue),
+  // and is set after the previous task's, so tasks finish in order (a
+  // failed task does not fail the next: only its order counts).
   pjrtx::EventRef own = pjrtx::Event::Create();
   ordered.push_back(own);
-  if (previous_done_ != nullptr) ordered.push_back(previous_done_);
-  previous_done_ = item.done;
-  pjrtx::AfterAll(ordered)->AndThen(
-      [done = item.done](const absl::Status& outcome) { done->Set(outcome); });
+  FinishInOrder(item.done, pjrtx::AfterAll(ordered));
   // Held so that the event's address cannot be reused by another task
   // before MarkIssued below, even if the task completes first.
   const pjrtx::EventRef key = item.done;

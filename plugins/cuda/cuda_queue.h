@@ -48,8 +48,11 @@ class CudaQueue : public pjrtx::DeviceQueue {
 
   void IssueLoop();
   void Issue(Item item);
-  // Finishes `item` at once (nothing of it reached the GPU).
+  // Finishes `item` with `status` (nothing of it reached the GPU).
   void Fail(Item item, absl::Status status);
+  // Sets `done` to `outcome`'s status once both it and the previous task's
+  // event are ready.
+  void FinishInOrder(pjrtx::EventRef done, pjrtx::EventRef outcome);
 
   Gpu& gpu_;
   CompletionThread& completions_;

@@ -163,6 +163,49 @@ TEST_F(CudaPluginTest, ZeroCopyPinnedHostBufferAliasesRegisteredCallerMemory) {
   EXPECT_TRUE(done_with_host.Await().ok());
 }
 
+TEST_F(CudaPluginTest, AFailedTaskFailsOnlyItsOwnResults) {
+  // A transfer waiting for an event that fails never runs and fails its
+  // buffer; the next, independent transfer on the same GPU's queue works.
+  const PJRTX_Api* api = client_->api();
+  PJRTX_CLIENT_ARGS(PJRTX_Event_Create_Args, create);
+  ASSERT_TRUE(pjrtx::client::TakeStatus(api, api->Event_Create(&create)).ok());
+  pjrtx::client::EventFuture gate(api, create.event);
+  const std::vector<float> values = Iota(64, 2.0f);
+  const int64_t dims[] = {64};
+  PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
+  args.client = client_->handle();
+  args.data = values.data();
+  args.type = PJRTX_Buffer_Type_F32;
+  args.dims = dims;
+  args.num_dims = 1;
+  args.host_buffer_semantics =
+      PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall;
+  args.device = devices_[0].handle();
+  PJRTX_Event* wait[] = {create.event};
+  args.wait_events = wait;
+  args.num_wait_events = 1;
+  ASSERT_TRUE(
+      pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args))
+          .ok());
+  Buffer failed(api, args.buffer);
+  pjrtx::client::EventFuture done_with_host(api, args.done_with_host_buffer);
+  PJRTX_CLIENT_ARGS(PJRTX_Event_Set_Args, set);
+  set.event = create.event;
+  set.error_code = PJRTX_Error_Code_ABORTED;
+  set.error_message = "upstream failed";
+  set.error_message_size = std::strlen(set.error_message);
+  ASSERT_TRUE(pjrtx::client::TakeStatus(api, api->Event_Set(&set)).ok());
+  auto failed_back = failed.ToHostSync();
+  EXPECT_FALSE(failed_back.ok());
+  EXPECT_THAT(failed_back.status().message(), HasSubstr("upstream failed"));
+
+  auto next = Upload(values, devices_[0]);
+  ASSERT_TRUE(next.ok()) << next.status();
+  auto next_back = next->ToHostSync();
+  ASSERT_TRUE(next_back.ok()) << next_back.status();
+  EXPECT_TRUE(AsFloats(*next_back) == values);
+}
+
 constexpr char kChain[] = R"(
 func.func @main(%x: tensor<10000xf32>, %s: tensor<f32>) -> tensor<10000xf32> {
   %two = stablehlo.constant dense<2.0> : tensor<10000xf32>

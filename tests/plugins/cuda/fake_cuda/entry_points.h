@@ -6,6 +6,10 @@
 
 #include <cuda.h>
 
+#include <cstddef>
+
+#include "tests/plugins/cuda/fake_cuda/private_api.h"
+
 namespace fake_cuda::api {
 
 // errors.cc
@@ -101,6 +105,11 @@ CUresult LaunchKernel(CUfunction handle, unsigned grid_x, unsigned grid_y,
                       void** parameters, void** extra);
 CUresult FuncGetAttribute(int* value, CUfunction_attribute attribute,
                           CUfunction handle);
+
+// private_api.h: for the tests' fake NCCL. stream.cc, memory_api.cc.
+CUresult EnqueueHostWork(CUstream handle, FakeCudaHostWork work, void* data);
+CUresult TranslateAddress(CUdeviceptr address, size_t bytes, int write,
+                          void** host);
 
 }  // namespace fake_cuda::api
 

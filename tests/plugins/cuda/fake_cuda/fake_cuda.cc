@@ -16,6 +16,9 @@
 // access outside a live allocation (red zones separate them) faults; a
 // fault is logged on stderr ("fake_cuda: device fault ...").
 //
+// For the tests' fake NCCL it also has two entry points of its own
+// (private_api.h): work queued on a stream, and its view of device memory.
+//
 // What it does not emulate: entry points it lacks resolve to NULL
 // (CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND). These return
 // CUDA_ERROR_NOT_SUPPORTED (801): cubin and fatbin images, packed kernel
@@ -130,6 +133,13 @@ void* Checked() {
              Checked<PFN_##name##_v##version,                         \
                      Guarded<#name, Gate::gate, &api::implementation>>()}
 
+// An entry point no real driver has (private_api.h): no typedef to check
+// against, found by name at any version.
+#define FAKE_CUDA_PRIVATE_ENTRY(name, gate, implementation) \
+  EntryPoint{#name, 0,                                      \
+             reinterpret_cast<void*>(                       \
+                 &Guarded<#name, Gate::gate, &api::implementation>::Call)}
+
 // The 32-bit CUdeviceptr ABIs of CUDA 2.x.
 using DevicePointer32 = unsigned int;
 #define FAKE_CUDA_OLD_ABI(name, version, ...) \
@@ -231,11 +241,15 @@ const EntryPoint kEntryPoints[] = {
     FAKE_CUDA_ENTRY(cuModuleUnload, 2000, kInitialized, ModuleUnload),
     FAKE_CUDA_ENTRY(cuLaunchKernel, 4000, kInitialized, LaunchKernel),
     FAKE_CUDA_ENTRY(cuFuncGetAttribute, 2020, kInitialized, FuncGetAttribute),
+    FAKE_CUDA_PRIVATE_ENTRY(fakeCudaEnqueueHostWork, kInitialized,
+                            EnqueueHostWork),
+    FAKE_CUDA_PRIVATE_ENTRY(fakeCudaTranslate, kNone, TranslateAddress),
 };
 
 #undef FAKE_CUDA_ENTRY
 #undef FAKE_CUDA_ENTRY_AS
 #undef FAKE_CUDA_OLD_ABI
+#undef FAKE_CUDA_PRIVATE_ENTRY
 
 }  // namespace
 }  // namespace fake_cuda

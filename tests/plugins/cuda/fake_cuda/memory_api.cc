@@ -370,5 +370,12 @@ CUresult PointerGetAttribute(void* data, CUpointer_attribute attribute,
   }
 }
 
+CUresult TranslateAddress(CUdeviceptr address, size_t bytes, int write,
+                          void** host) {
+  if (host == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *host = Translate(address, bytes, write != 0);
+  return *host == nullptr ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
 }  // namespace api
 }  // namespace fake_cuda

@@ -383,6 +383,26 @@ CUresult LaunchHostFunc(CUstream handle, CUhostFn function, void* data) {
   return CUDA_SUCCESS;
 }
 
+CUresult EnqueueHostWork(CUstream handle, FakeCudaHostWork work, void* data) {
+  Context* context;
+  if (CUresult result = CurrentContext(&context); result != CUDA_SUCCESS) {
+    return result;
+  }
+  if (work == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  std::shared_ptr<Stream> stream;
+  if (CUresult result = FindStream(handle, context, &stream);
+      result != CUDA_SUCCESS) {
+    return result;
+  }
+  // Runs even after an error, which it is told of, and adds none: a kernel
+  // of the fake NCCL must still meet its peers.
+  stream->Enqueue([work, data](CUresult error) {
+    work(data, error);
+    return error;
+  });
+  return CUDA_SUCCESS;
+}
+
 CUresult EventCreate(CUevent* event, unsigned flags) {
   Context* context;
   if (CUresult result = CurrentContext(&context); result != CUDA_SUCCESS) {

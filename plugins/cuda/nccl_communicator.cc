@@ -1,0 +1,768 @@
+#include "plugins/cuda/nccl_communicator.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "plugins/cuda/issue_scope.h"
+#include "plugins/cuda/issued_events.h"
+#include "runtime/core/base/buffer.h"
+#include "runtime/core/base/element_type.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace cuda_plugin {
+
+// Everything a rank's part reads; immutable once enqueued except where
+// marked.
+struct NcclCommunicator::Operation {
+  PJRTX_CollectiveKind kind = PJRTX_Collective_ALL_REDUCE;
+  // Reductions run in `type`; everything else moves bytes (ncclInt8), so
+  // that every element type can be gathered, broadcast and exchanged.
+  ncclDataType_t type = ncclInt8;
+  ncclRedOp_t op = ncclSum;
+  int root = 0;
+  size_t input_count = 0;  // Elements of each input.
+  size_t input_bytes = 0;
+  size_t output_bytes = 0;
+  std::chrono::milliseconds timeout{0};
+  // Wait events, inputs' definitions and, for donated inputs, their
+  // readers: ordered before the NCCL calls, joined into every result.
+  std::vector<pjrtx::EventRef> dependencies;
+  struct Part {
+    std::shared_ptr<pjrtx::DeviceAllocation> input;
+    std::shared_ptr<pjrtx::DeviceAllocation> output;  // Null: receives none.
+    int send_to = -1;                                 // SEND_RECV.
+    int recv_from = -1;                               // SEND_RECV.
+    pjrtx::EventRef done;
+    // Set when the communicator was aborted while the part was in flight:
+    // its kernels were stopped. Guarded by the communicator's mu_.
+    absl::Status aborted;
+  };
+  std::vector<Part> parts;  // Per local rank.
+  // Where the local ranks meet before any of them issues (Meet).
+  std::mutex meet_mu;
+  std::condition_variable met;
+  size_t arrived = 0;        // Guarded by meet_mu.
+  bool all_arrived = false;  // Guarded by meet_mu.
+  absl::Status broken;       // Guarded by meet_mu.
+  // Guarded by the communicator's mu_: local parts issued so far, and the
+  // deadline, set once all are.
+  size_t issued = 0;
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+};
+
+namespace {
+
+// How often the watchdog looks at the ranks while parts are in flight.
+constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+const char* KindName(PJRTX_CollectiveKind kind) {
+  switch (kind) {
+    case PJRTX_Collective_ALL_REDUCE:
+      return "all-reduce";
+    case PJRTX_Collective_REDUCE_SCATTER:
+      return "reduce-scatter";
+    case PJRTX_Collective_ALL_GATHER:
+      return "all-gather";
+    case PJRTX_Collective_BROADCAST:
+      return "broadcast";
+    case PJRTX_Collective_ALL_TO_ALL:
+      return "all-to-all";
+    case PJRTX_Collective_SEND_RECV:
+      return "send/recv";
+  }
+  return "collective";
+}
+
+std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
+  return absl::StrCat(pjrtx::ElementTypeName(type), "[",
+                      absl::StrJoin(dims, ","), "]");
+}
+
+// The output dimensions of `kind` over `size` ranks for inputs of `dims`.
+absl::StatusOr<std::vector<int64_t>> OutputDims(
+    PJRTX_CollectiveKind kind, const std::vector<int64_t>& dims, int64_t size) {
+  const bool splits = kind == PJRTX_Collective_REDUCE_SCATTER ||
+                      kind == PJRTX_Collective_ALL_TO_ALL;
+  if ((splits || kind == PJRTX_Collective_ALL_GATHER) && dims.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(KindName(kind),
+                     " works along dimension 0, but the inputs are scalars; "
+                     "expected rank >= 1"));
+  }
+  if (splits && dims[0] % size != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        KindName(kind), " splits dimension 0 into ", size,
+        " blocks, but it is ", dims[0], "; expected a multiple of ", size));
+  }
+  std::vector<int64_t> out = dims;
+  if (kind == PJRTX_Collective_REDUCE_SCATTER) out[0] = dims[0] / size;
+  if (kind == PJRTX_Collective_ALL_GATHER) out[0] = dims[0] * size;
+  return out;
+}
+
+void* Pointer(const std::shared_ptr<pjrtx::DeviceAllocation>& allocation) {
+  return allocation == nullptr
+             ? nullptr
+             : reinterpret_cast<void*>(allocation->address().value);
+}
+
+// The same status with `prefix` before its message.
+absl::Status Prefixed(const absl::Status& status, absl::string_view prefix) {
+  return absl::Status(status.code(), absl::StrCat(prefix, status.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
+    const NcclLibrary& nccl, GpuDriver& driver,
+    std::shared_ptr<pjrtx::ClientState> client,
+    absl::Span<const int64_t> device_ids, int64_t timeout_ms) {
+  std::map<int64_t, int> index_of_id;
+  for (int d = 0; d < client->num_devices(); ++d) {
+    index_of_id[client->device(d).global_id] = d;
+  }
+  std::map<int64_t, size_t> position_of_id;
+  std::vector<int> devices;
+  for (size_t r = 0; r < device_ids.size(); ++r) {
+    const int64_t id = device_ids[r];
+    auto found = index_of_id.find(id);
+    if (found == index_of_id.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device_ids[", r, "] is ", id,
+          ", which is not a device of this client; expected global device "
+          "ids"));
+    }
+    auto [previous, inserted] = position_of_id.emplace(id, r);
+    if (!inserted) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device id ", id, " appears twice in device_ids (at ",
+          previous->second, " and ", r, "); each device may be one rank only"));
+    }
+    if (!client->device(found->second).addressable) {
+      return absl::UnimplementedError(absl::StrCat(
+          "device_ids[", r, "] (", id,
+          ") is a device of another process; the NCCL communicator spans "
+          "this process's GPUs only"));
+    }
+    devices.push_back(found->second);
+  }
+  const int64_t size = static_cast<int64_t>(devices.size());
+  std::unique_ptr<NcclCommunicator> communicator(
+      new NcclCommunicator(nccl, driver, std::move(client), size, timeout_ms));
+  bool fp8 = nccl.version >= kNcclFp8Version;
+  for (int64_t r = 0; r < size; ++r) {
+    communicator->local_ranks_.push_back(r);
+    communicator->ranks_.push_back(Rank{r, devices[r], nullptr});
+    fp8 = fp8 && driver.gpu(devices[r]).info().compute_major >= 9;
+  }
+  communicator->fp8_reductions_ = fp8;
+
+  const NcclApi& api = *nccl.api;
+  ncclUniqueId id;
+  PJRTX_RETURN_IF_ERROR(
+      NcclStatus(api, api.ncclGetUniqueId(&id), "ncclGetUniqueId"));
+  // Every rank is this process's, so one thread creates them all; NCCL
+  // allows that only inside a group (each ncclCommInitRank on its own
+  // waits for the other ranks to join).
+  absl::Status status = NcclStatus(api, api.ncclGroupStart(), "ncclGroupStart");
+  if (status.ok()) {
+    for (Rank& rank : communicator->ranks_) {
+      // NCCL binds a rank to the current device.
+      status = driver.gpu(rank.device).MakeCurrent();
+      if (status.ok()) {
+        status =
+            NcclStatus(api,
+                       api.ncclCommInitRank(&rank.comm, static_cast<int>(size),
+                                            id, static_cast<int>(rank.rank)),
+                       "ncclCommInitRank");
+      }
+      if (!status.ok()) break;
+    }
+    // Ended even after a failure, so that the thread leaves the group;
+    // the ranks are initialized here, so their errors surface here.
+    const absl::Status ended = NcclStatus(
+        api, api.ncclGroupEnd(), "ncclGroupEnd after ncclCommInitRank");
+    if (status.ok()) status = ended;
+  }
+  if (!status.ok()) {
+    communicator->Abort(status);
+    return Prefixed(status, absl::StrCat("creating the NCCL ranks of a ", size,
+                                         "-rank communicator: "));
+  }
+  return std::unique_ptr<pjrtx::Communicator>(std::move(communicator));
+}
+
+NcclCommunicator::NcclCommunicator(const NcclLibrary& nccl, GpuDriver& driver,
+                                   std::shared_ptr<pjrtx::ClientState> client,
+                                   int64_t size, int64_t timeout_ms)
+    : nccl_(*nccl.api),
+      driver_(driver),
+      client_(std::move(client)),
+      size_(size),
+      timeout_ms_(timeout_ms),
+      watchdog_([this] { Watch(); }) {}
+
+NcclCommunicator::~NcclCommunicator() {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [this] { return pending_parts_ == 0; });
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  watchdog_.join();
+  std::unique_lock<std::shared_mutex> comms(comms_mu_);
+  if (!aborted_.ok()) return;  // Aborting freed the ranks.
+  // One thread per rank, as for the collectives: destroying may
+  // synchronize the ranks of a clique, which one thread holding several
+  // could not do.
+  std::vector<std::thread> threads;
+  for (Rank& rank : ranks_) {
+    if (rank.comm == nullptr) continue;  // Creation failed before it.
+    threads.emplace_back([this, &rank] {
+      if (driver_.gpu(rank.device).MakeCurrent().ok()) {
+        nccl_.ncclCommDestroy(rank.comm);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+absl::StatusOr<std::vector<pjrtx::CollectiveResult>>
+NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
+  {
+    std::shared_lock<std::shared_mutex> comms(comms_mu_);
+    if (!aborted_.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(aborted_.message(),
+                       "; destroy the communicator and create a new one"));
+    }
+  }
+  const size_t num_local = ranks_.size();
+  if (request.inputs.size() != num_local) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("got ", request.inputs.size(), " inputs; expected ",
+                     num_local, ", one per local rank"));
+  }
+  const pjrtx::Buffer& first = *request.inputs[0];
+  for (size_t i = 0; i < num_local; ++i) {
+    const pjrtx::Buffer& input = *request.inputs[i];
+    if (input.device() != ranks_[i].device) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("inputs[", i, "] lives on device ",
+                       client_->device(input.device()).global_id,
+                       "; local rank ", ranks_[i].rank, " is device ",
+                       client_->device(ranks_[i].device).global_id));
+    }
+    if (input.memory() != client_->default_memory(input.device())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "inputs[", i, "] is in memory ", input.memory(),
+          ", not its device's memory; NCCL reads and writes device memory "
+          "only (copy it to the device first)"));
+    }
+    if (input.type() != first.type() || input.dims() != first.dims()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "inputs[", i, "] is ", Shape(input.type(), input.dims()),
+          " but inputs[0] is ", Shape(first.type(), first.dims()),
+          "; every rank of a collective must pass the same type and shape"));
+    }
+  }
+  auto operation = std::make_shared<Operation>();
+  Operation& op = *operation;
+  op.kind = request.kind;
+  op.root = static_cast<int>(request.root);
+  op.timeout = std::chrono::milliseconds(
+      request.timeout_ms > 0 ? request.timeout_ms : timeout_ms_);
+  if (request.kind == PJRTX_Collective_ALL_REDUCE ||
+      request.kind == PJRTX_Collective_REDUCE_SCATTER) {
+    absl::StatusOr<ncclDataType_t> type =
+        NcclReductionType(first.type(), fp8_reductions_);
+    if (!type.ok()) {
+      return Prefixed(type.status(),
+                      absl::StrCat(KindName(request.kind), ": "));
+    }
+    op.type = *type;
+    PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
+  }
+  // The algorithm is NCCL's choice (NCCL_ALGO is process-wide), so the
+  // requested one is accepted and not followed.
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size,
+                         pjrtx::SupportedElementSize(first.type()));
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> out_dims,
+                         OutputDims(request.kind, first.dims(), size_));
+  PJRTX_ASSIGN_OR_RETURN(int64_t in_count, pjrtx::ElementCount(first.dims()));
+  PJRTX_ASSIGN_OR_RETURN(int64_t out_count, pjrtx::ElementCount(out_dims));
+  op.input_count = static_cast<size_t>(in_count);
+  op.input_bytes = op.input_count * element_size;
+  op.output_bytes = static_cast<size_t>(out_count) * element_size;
+  if (request.kind == PJRTX_Collective_SEND_RECV) {
+    // Every rank is local, so both sides of every message are known: an
+    // unmatched send or receive would wait forever on the GPU.
+    for (size_t i = 0; i < num_local; ++i) {
+      const int64_t to = request.send_to[i];
+      if (to >= 0 && request.recv_from[to] != static_cast<int64_t>(i)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "send_to[", i, "] is ", to, " but recv_from[", to, "] (rank ", to,
+            ") is ", request.recv_from[to], "; expected ", i,
+            " so that every message has a receiver"));
+      }
+      const int64_t from = request.recv_from[i];
+      if (from >= 0 && request.send_to[from] != static_cast<int64_t>(i)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "recv_from[", i, "] is ", from, " but send_to[", from, "] (rank ",
+            from, ") is ", request.send_to[from], "; expected ", i,
+            " so that every receive has a sender"));
+      }
+    }
+  }
+
+  // Everything is checked; acquire memory, then issue.
+  auto add_dependency = [&op](const pjrtx::EventRef& event) {
+    if (event->IsReady() && event->status().ok()) return;
+    op.dependencies.push_back(event);
+  };
+  for (const pjrtx::EventRef& event : request.wait_for) add_dependency(event);
+  op.parts.resize(num_local);
+  for (size_t i = 0; i < num_local; ++i) {
+    const pjrtx::Buffer& input = *request.inputs[i];
+    Operation::Part& part = op.parts[i];
+    PJRTX_ASSIGN_OR_RETURN(part.input, input.AcquireForUse("Collective"));
+    add_dependency(input.definition_event());
+    if (request.kind == PJRTX_Collective_SEND_RECV) {
+      part.send_to = static_cast<int>(request.send_to[i]);
+      part.recv_from = static_cast<int>(request.recv_from[i]);
+    }
+  }
+  // NCCL works in place where the output has the input's size.
+  const bool in_place = request.kind == PJRTX_Collective_ALL_REDUCE ||
+                        request.kind == PJRTX_Collective_BROADCAST;
+  auto donated = [&request](size_t i) {
+    return i < request.donate.size() && request.donate[i];
+  };
+  // Memory first, so that a failure leaves the inputs as they were.
+  for (size_t i = 0; i < num_local; ++i) {
+    Operation::Part& part = op.parts[i];
+    if (request.kind == PJRTX_Collective_SEND_RECV && part.recv_from < 0) {
+      continue;
+    }
+    if (donated(i) && in_place) {
+      part.output = part.input;
+    } else {
+      PJRTX_ASSIGN_OR_RETURN(
+          part.output,
+          client_->memory(client_->default_memory(ranks_[i].device))
+              .Allocate(op.output_bytes));
+    }
+  }
+  std::vector<pjrtx::CollectiveResult> results(num_local);
+  for (size_t i = 0; i < num_local; ++i) {
+    pjrtx::Buffer& input = *request.inputs[i];
+    Operation::Part& part = op.parts[i];
+    const int device = ranks_[i].device;
+    part.done = pjrtx::Event::Create();
+    results[i].done = part.done;
+    if (part.output != nullptr) {
+      results[i].output = pjrtx::Buffer::FromAllocation(
+          client_, device, client_->default_memory(device), first.type(),
+          out_dims, part.output, part.done);
+    }
+    if (donated(i)) {
+      // Writers to donated memory wait for every earlier reader.
+      for (const pjrtx::EventRef& reader : input.TakeUsageEvents()) {
+        add_dependency(reader);
+      }
+      input.Delete();
+    } else {
+      input.AddUsage(part.done);
+    }
+  }
+
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending_parts_ += static_cast<int64_t>(num_local);
+  }
+  // Results are tasks of their queues (issued once the part's task is):
+  // later work orders itself after them on the GPU.
+  for (size_t i = 0; i < num_local; ++i) {
+    driver_.issued_events().Register(op.parts[i].done.get(),
+                                     GpuDriver::QueueLane(ranks_[i].device));
+  }
+  // One order of operations on every queue, whichever threads issue them
+  // and whichever communicators they belong to.
+  static std::mutex* const issue_mu = new std::mutex;
+  std::lock_guard<std::mutex> lock(*issue_mu);
+  for (size_t i = 0; i < num_local; ++i) {
+    client_->queue(ranks_[i].device)
+        .Enqueue({}, [this, operation, i]() -> absl::Status {
+          IssuePart(operation, i);
+          // The part's errors go to its result, not to the task: a queue
+          // finishes its tasks in order, a failed one failing those after.
+          return absl::OkStatus();
+        });
+  }
+  return results;
+}
+
+void NcclCommunicator::IssuePart(const std::shared_ptr<Operation>& operation,
+                                 size_t index) {
+  const Operation& op = *operation;
+  const Rank& rank = ranks_[index];
+  absl::Status status;
+  CUstream stream = nullptr;
+  IssueScope* scope = IssueScope::Current();
+  if (scope == nullptr) {
+    status = absl::InternalError("NCCL part issued outside a device queue");
+  } else {
+    absl::StatusOr<CUstream> compute = scope->Use(StreamKind::kCompute);
+    if (compute.ok()) {
+      stream = *compute;
+    } else {
+      status = compute.status();
+    }
+  }
+  // Every dependency is ordered before the NCCL calls, none skipped: the
+  // outcomes are joined into the result later (Finish).
+  for (const pjrtx::EventRef& dependency : operation->dependencies) {
+    if (!status.ok()) break;
+    absl::StatusOr<IssuedEvents::Order> order =
+        driver_.issued_events().OrderAfter(
+            dependency, GpuDriver::QueueLane(rank.device), stream);
+    if (!order.ok()) {
+      status = order.status();
+    } else if (*order == IssuedEvents::Order::kHostWait) {
+      dependency->Await().IgnoreError();
+    }
+  }
+  const std::string where =
+      absl::StrCat(KindName(op.kind), " on rank ", rank.rank, ": ");
+  status = Meet(*operation, index, std::move(status));
+  if (!status.ok()) {
+    // No rank issued anything: the communicator is as it was.
+    Finish(operation, index, Prefixed(status, where));
+    return;
+  }
+  status = CallNccl(operation, index, stream);
+  if (!status.ok()) {
+    // Nothing of this rank reached the GPU; peers that did wait for it.
+    AbortThenFinish(operation, index, Prefixed(status, where));
+    return;
+  }
+  // Taken first: once the completion is added, the communicator may
+  // finish and be destroyed before this returns.
+  IssuedEvents& issued = driver_.issued_events();
+  const pjrtx::Event* const done = op.parts[index].done.get();
+  CUevent end = nullptr;
+  const absl::Status recorded = scope->OnCompletion(
+      stream,
+      [this, operation, index](absl::Status device) {
+        Completed(operation, index, std::move(device));
+      },
+      &end);
+  // On a failure to record, the callback already ran with the error.
+  if (recorded.ok()) issued.MarkIssued(done, end);
+}
+
+absl::Status NcclCommunicator::Meet(Operation& operation, size_t index,
+                                    absl::Status status) {
+  std::unique_lock<std::mutex> lock(operation.meet_mu);
+  if (!operation.broken.ok()) return operation.broken;
+  if (!status.ok()) {
+    // Its peers must not issue either.
+    operation.broken =
+        absl::Status(status.code(),
+                     absl::StrCat("rank ", ranks_[index].rank,
+                                  " could not take part: ", status.message()));
+    operation.met.notify_all();
+    return status;
+  }
+  if (++operation.arrived == operation.parts.size()) {
+    operation.all_arrived = true;
+    operation.met.notify_all();
+    return absl::OkStatus();
+  }
+  operation.met.wait_for(lock, operation.timeout, [&operation] {
+    return operation.all_arrived || !operation.broken.ok();
+  });
+  if (operation.all_arrived) return absl::OkStatus();
+  if (operation.broken.ok()) {
+    operation.broken = absl::DeadlineExceededError(absl::StrCat(
+        "the other local ranks' queues did not reach the operation within ",
+        operation.timeout.count(), " ms (", operation.arrived, " of ",
+        operation.parts.size(), " did); nothing was issued"));
+    operation.met.notify_all();
+  }
+  return operation.broken;
+}
+
+absl::Status NcclCommunicator::CallNccl(
+    const std::shared_ptr<Operation>& operation, size_t index,
+    CUstream stream) {
+  const Operation& op = *operation;
+  std::shared_lock<std::shared_mutex> comms(comms_mu_);
+  if (!aborted_.ok()) return aborted_;
+  const Operation::Part& part = op.parts[index];
+  const ncclComm_t comm = ranks_[index].comm;
+  const auto* in = static_cast<const uint8_t*>(Pointer(part.input));
+  auto* out = static_cast<uint8_t*>(Pointer(part.output));
+  const size_t bytes = op.input_bytes;
+  ncclResult_t result = ncclSuccess;
+  const char* failed_call = nullptr;
+  auto call = [&](const char* name, ncclResult_t returned) {
+    if (result == ncclSuccess && returned != ncclSuccess) {
+      result = returned;
+      failed_call = name;
+    }
+  };
+  // Zero bytes move nothing: every rank skips alike, as they agree on the
+  // shapes.
+  if (bytes > 0) {
+    call("ncclGroupStart", nccl_.ncclGroupStart());
+    switch (op.kind) {
+      case PJRTX_Collective_ALL_REDUCE:
+        call("ncclAllReduce",
+             nccl_.ncclAllReduce(in, out, op.input_count, op.type, op.op, comm,
+                                 stream));
+        break;
+      case PJRTX_Collective_REDUCE_SCATTER:
+        call("ncclReduceScatter",
+             nccl_.ncclReduceScatter(in, out, op.input_count / size_, op.type,
+                                     op.op, comm, stream));
+        break;
+      case PJRTX_Collective_ALL_GATHER:
+        call("ncclAllGather",
+             nccl_.ncclAllGather(in, out, bytes, ncclInt8, comm, stream));
+        break;
+      case PJRTX_Collective_BROADCAST:
+        call("ncclBroadcast", nccl_.ncclBroadcast(in, out, bytes, ncclInt8,
+                                                  op.root, comm, stream));
+        break;
+      case PJRTX_Collective_ALL_TO_ALL: {
+        const size_t block = bytes / size_;
+        for (int64_t peer = 0; peer < size_; ++peer) {
+          call("ncclSend",
+               nccl_.ncclSend(in + peer * block, block, ncclInt8,
+                              static_cast<int>(peer), comm, stream));
+          call("ncclRecv",
+               nccl_.ncclRecv(out + peer * block, block, ncclInt8,
+                              static_cast<int>(peer), comm, stream));
+        }
+        break;
+      }
+      case PJRTX_Collective_SEND_RECV:
+        if (part.send_to >= 0) {
+          call("ncclSend",
+               nccl_.ncclSend(in, bytes, ncclInt8, part.send_to, comm, stream));
+        }
+        if (part.recv_from >= 0) {
+          call("ncclRecv", nccl_.ncclRecv(out, bytes, ncclInt8, part.recv_from,
+                                          comm, stream));
+        }
+        break;
+    }
+    // Ended even after a failed call, so that the thread leaves the group.
+    call("ncclGroupEnd", nccl_.ncclGroupEnd());
+  }
+  if (result != ncclSuccess) {
+    return NcclStatus(nccl_, result, failed_call, comm);
+  }
+  // In flight from here; registered before `comms` is released, so that an
+  // abort cannot miss it.
+  std::lock_guard<std::mutex> lock(mu_);
+  in_flight_.push_back(PartRef{operation, index, absl::OkStatus()});
+  if (++operation->issued == operation->parts.size()) {
+    // Timed from when every rank has issued: until then a rank may wait
+    // for its queue's earlier work, which is not the collective hanging.
+    operation->deadline = std::chrono::steady_clock::now() + op.timeout;
+  }
+  changed_.notify_all();
+  return absl::OkStatus();
+}
+
+void NcclCommunicator::Completed(const std::shared_ptr<Operation>& operation,
+                                 size_t index, absl::Status device) {
+  absl::Status own = std::move(device);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = std::find_if(
+        in_flight_.begin(), in_flight_.end(), [&](const PartRef& entry) {
+          return entry.operation == operation && entry.index == index;
+        });
+    if (it != in_flight_.end()) in_flight_.erase(it);
+    if (own.ok()) own = operation->parts[index].aborted;
+  }
+  if (own.ok()) {
+    // An asynchronous error is the operation's that met it.
+    std::shared_lock<std::shared_mutex> comms(comms_mu_);
+    if (aborted_.ok()) {
+      ncclResult_t async = ncclSuccess;
+      const ncclComm_t comm = ranks_[index].comm;
+      own = NcclStatus(nccl_, nccl_.ncclCommGetAsyncError(comm, &async),
+                       "ncclCommGetAsyncError", comm);
+      if (own.ok() && async != ncclSuccess && async != ncclInProgress) {
+        own = NcclStatus(nccl_, async,
+                         "ncclCommGetAsyncError (an asynchronous error)", comm);
+      }
+    }
+  }
+  if (!own.ok()) {
+    AbortThenFinish(
+        operation, index,
+        Prefixed(own, absl::StrCat(KindName(operation->kind), " on rank ",
+                                   ranks_[index].rank, ": ")));
+    return;
+  }
+  CountTraffic(*operation, index);
+  Finish(operation, index, absl::OkStatus());
+}
+
+void NcclCommunicator::Finish(const std::shared_ptr<Operation>& operation,
+                              size_t index, absl::Status own) {
+  const pjrtx::EventRef& done = operation->parts[index].done;
+  driver_.issued_events().Remove(done.get());
+  std::vector<pjrtx::EventRef> outcome = operation->dependencies;
+  outcome.push_back(pjrtx::Event::MakeReady(std::move(own)));
+  pjrtx::AfterAll(outcome)->AndThen([this, done](const absl::Status& status) {
+    done->Set(status);
+    // Notified under the lock: the destructor may run as soon as it is
+    // released.
+    std::lock_guard<std::mutex> lock(mu_);
+    --pending_parts_;
+    changed_.notify_all();
+  });
+}
+
+void NcclCommunicator::CountTraffic(const Operation& operation, size_t index) {
+  // What a ring moves from each rank (nccl-tests' bus bytes), so that the
+  // counters compare with the host communicator's; NCCL may choose trees
+  // or NVLink SHARP and move less.
+  const int64_t p = size_;
+  const int64_t m = static_cast<int64_t>(operation.input_bytes);
+  const int64_t rank = ranks_[index].rank;
+  int64_t bytes = 0;
+  switch (operation.kind) {
+    case PJRTX_Collective_ALL_REDUCE:
+      bytes = 2 * (p - 1) * m / p;
+      break;
+    case PJRTX_Collective_REDUCE_SCATTER:
+    case PJRTX_Collective_ALL_TO_ALL:
+      bytes = (p - 1) * m / p;
+      break;
+    case PJRTX_Collective_ALL_GATHER:
+      bytes = (p - 1) * m;
+      break;
+    case PJRTX_Collective_BROADCAST:
+      // Every rank but the root's predecessor forwards the data.
+      bytes = p > 1 && (rank + 1) % p != operation.root ? m : 0;
+      break;
+    case PJRTX_Collective_SEND_RECV: {
+      const int send_to = operation.parts[index].send_to;
+      bytes = send_to >= 0 && send_to != rank ? m : 0;
+      break;
+    }
+  }
+  if (bytes > 0) {
+    client_->counters(ranks_[index].device).device_to_device.Add(bytes);
+  }
+}
+
+void NcclCommunicator::AbortThenFinish(
+    const std::shared_ptr<Operation>& operation, size_t index,
+    absl::Status status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_.push_back(PartRef{operation, index, std::move(status)});
+  }
+  changed_.notify_all();
+}
+
+void NcclCommunicator::Abort(const absl::Status& status) {
+  std::unique_lock<std::shared_mutex> comms(comms_mu_);
+  if (!aborted_.ok()) return;
+  aborted_ = Prefixed(status, "the NCCL communicator was aborted: ");
+  // The parts in flight are marked before their kernels are stopped, so
+  // that none completes looking successful.
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const PartRef& entry : in_flight_) {
+      absl::Status& aborted = entry.operation->parts[entry.index].aborted;
+      if (aborted.ok()) aborted = aborted_;
+    }
+  }
+  for (Rank& rank : ranks_) {
+    if (rank.comm == nullptr) continue;
+    driver_.gpu(rank.device).MakeCurrent().IgnoreError();
+    // The rank is gone whatever this returns.
+    nccl_.ncclCommAbort(rank.comm);
+    rank.comm = nullptr;
+  }
+}
+
+absl::Status NcclCommunicator::PollAsyncErrors() {
+  std::shared_lock<std::shared_mutex> comms(comms_mu_);
+  if (!aborted_.ok()) return absl::OkStatus();
+  for (const Rank& rank : ranks_) {
+    ncclResult_t async = ncclSuccess;
+    absl::Status status =
+        NcclStatus(nccl_, nccl_.ncclCommGetAsyncError(rank.comm, &async),
+                   "ncclCommGetAsyncError", rank.comm);
+    if (status.ok() && async != ncclSuccess && async != ncclInProgress) {
+      status = NcclStatus(nccl_, async,
+                          "ncclCommGetAsyncError (an asynchronous error)",
+                          rank.comm);
+    }
+    if (!status.ok()) {
+      return Prefixed(status, absl::StrCat("rank ", rank.rank, ": "));
+    }
+  }
+  return absl::OkStatus();
+}
+
+void NcclCommunicator::Watch() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    changed_.wait(lock, [this] {
+      return stopping_ || !in_flight_.empty() || !failed_.empty();
+    });
+    if (stopping_) return;
+    std::vector<PartRef> failed = std::move(failed_);
+    failed_.clear();
+    absl::Status reason;
+    if (!failed.empty()) reason = failed.front().status;
+    if (reason.ok()) {
+      const auto now = std::chrono::steady_clock::now();
+      for (const PartRef& entry : in_flight_) {
+        const Operation& op = *entry.operation;
+        if (now < op.deadline || !op.parts[entry.index].aborted.ok()) {
+          continue;
+        }
+        reason = absl::DeadlineExceededError(absl::StrCat(
+            KindName(op.kind), " did not complete within ", op.timeout.count(),
+            " ms of every rank issuing it (rank ", ranks_[entry.index].rank,
+            " still waiting)"));
+        break;
+      }
+    }
+    if (reason.ok() && !in_flight_.empty()) {
+      lock.unlock();
+      reason = PollAsyncErrors();
+      lock.lock();
+    }
+    if (!reason.ok()) {
+      lock.unlock();
+      Abort(reason);
+      for (PartRef& part : failed) {
+        Finish(part.operation, part.index, std::move(part.status));
+      }
+      lock.lock();
+      continue;
+    }
+    changed_.wait_for(lock, kPollInterval);
+  }
+}
+
+}  // namespace cuda_plugin

@@ -1,0 +1,206 @@
+#include "plugins/cuda/nccl_library.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/core/base/element_type.h"
+
+namespace cuda_plugin {
+namespace {
+
+const char* Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+// The entry points of the library at each path, resolved once and kept
+// (like the libraries, never closed) where they stay reachable.
+const NcclApi* Resolve(void* handle, const std::string& path,
+                       std::string* missing) {
+  static std::mutex* const mu = new std::mutex;
+  static auto* const tables =
+      new std::map<std::string, std::unique_ptr<NcclApi>>;
+  std::lock_guard<std::mutex> lock(*mu);
+  std::unique_ptr<NcclApi>& table = (*tables)[path];
+  if (table != nullptr) return table.get();
+  auto api = std::make_unique<NcclApi>();
+#define PJRTX_NCCL_RESOLVE_ENTRY(name)                                     \
+  api->name = reinterpret_cast<decltype(api->name)>(dlsym(handle, #name)); \
+  if (api->name == nullptr) {                                              \
+    *missing = #name;                                                      \
+    return nullptr;                                                        \
+  }
+  PJRTX_NCCL_ENTRY_POINTS(PJRTX_NCCL_RESOLVE_ENTRY)
+#undef PJRTX_NCCL_RESOLVE_ENTRY
+  table = std::move(api);
+  return table.get();
+}
+
+NcclLibrary Load() {
+  const char* path = Env("PJRTX_NCCL_PATH");
+  if (path == nullptr && Env("PJRTX_CUDA_DRIVER_PATH") != nullptr) {
+    NcclLibrary library;
+    library.path = "libnccl.so.2";
+    library.unavailable_reason = absl::StrCat(
+        "not loaded: PJRTX_CUDA_DRIVER_PATH selects the CUDA driver ",
+        Env("PJRTX_CUDA_DRIVER_PATH"),
+        ", but the system's NCCL would use the system's driver; set "
+        "PJRTX_NCCL_PATH to an NCCL for that driver");
+    return library;
+  }
+  return LoadNcclFrom(path != nullptr ? path : "libnccl.so.2");
+}
+
+}  // namespace
+
+NcclLibrary LoadNcclFrom(const std::string& path) {
+  NcclLibrary library;
+  library.path = path;
+  // Never closed: NCCL starts threads of its own, and the plugin lives as
+  // long as the process.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    library.unavailable_reason = absl::StrCat(
+        "cannot load ", path, " (", why != nullptr ? why : "unknown error",
+        "); install NCCL or set PJRTX_NCCL_PATH");
+    return library;
+  }
+  std::string missing;
+  const NcclApi* api = Resolve(handle, path, &missing);
+  if (api == nullptr) {
+    library.unavailable_reason = absl::StrCat(
+        "the NCCL library at ", path, " has no ", missing, "; NCCL ",
+        NcclVersionText(kMinNcclVersion), " or newer is needed");
+    return library;
+  }
+  const ncclResult_t result = api->ncclGetVersion(&library.version);
+  if (result != ncclSuccess) {
+    library.unavailable_reason =
+        NcclStatus(*api, result, "ncclGetVersion").ToString();
+    return library;
+  }
+  if (library.version < kMinNcclVersion) {
+    library.unavailable_reason =
+        absl::StrCat("NCCL ", NcclVersionText(library.version), " at ", path,
+                     " is too old; NCCL ", NcclVersionText(kMinNcclVersion),
+                     " or newer is needed");
+    return library;
+  }
+  library.api = api;
+  return library;
+}
+
+const NcclLibrary& LoadNccl() {
+  static const NcclLibrary* library = new NcclLibrary(Load());
+  return *library;
+}
+
+std::string NcclVersionText(int version) {
+  // NCCL_VERSION(X,Y,Z) is X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z after.
+  if (version < 10000) {
+    return absl::StrCat(version / 1000, ".", version % 1000 / 100, ".",
+                        version % 100);
+  }
+  return absl::StrCat(version / 10000, ".", version % 10000 / 100, ".",
+                      version % 100);
+}
+
+absl::Status NcclStatus(const NcclApi& api, ncclResult_t result,
+                        const char* call, ncclComm_t comm) {
+  if (result == ncclSuccess) return absl::OkStatus();
+  const char* text = api.ncclGetErrorString(result);
+  std::string message =
+      absl::StrCat(call, ": ", text != nullptr ? text : "unknown error",
+                   " (ncclResult_t ", static_cast<int>(result), ")");
+  // NCCL's own account, which names what was wrong; it may be older than
+  // this call, so it is quoted as what NCCL last said.
+  if (const char* last = api.ncclGetLastError(comm);
+      last != nullptr && *last != '\0') {
+    absl::StrAppend(&message, "; NCCL's last error: ", last);
+  }
+  switch (result) {
+    case ncclInvalidArgument:
+      return absl::InvalidArgumentError(message);
+    case ncclInvalidUsage:
+      return absl::FailedPreconditionError(message);
+    case ncclSystemError:
+    case ncclRemoteError:
+      return absl::UnavailableError(message);
+    default:
+      return absl::InternalError(message);
+  }
+}
+
+absl::StatusOr<ncclDataType_t> NcclReductionType(PJRTX_Buffer_Type type,
+                                                 bool fp8) {
+  switch (type) {
+    case PJRTX_Buffer_Type_S8:
+      return ncclInt8;
+    case PJRTX_Buffer_Type_U8:
+      return ncclUint8;
+    case PJRTX_Buffer_Type_S32:
+      return ncclInt32;
+    case PJRTX_Buffer_Type_U32:
+      return ncclUint32;
+    case PJRTX_Buffer_Type_S64:
+      return ncclInt64;
+    case PJRTX_Buffer_Type_U64:
+      return ncclUint64;
+    case PJRTX_Buffer_Type_F16:
+      return ncclFloat16;
+    case PJRTX_Buffer_Type_BF16:
+      return ncclBfloat16;
+    case PJRTX_Buffer_Type_F32:
+      return ncclFloat32;
+    case PJRTX_Buffer_Type_F64:
+      return ncclFloat64;
+    case PJRTX_Buffer_Type_F8E4M3FN:
+    case PJRTX_Buffer_Type_F8E5M2:
+      if (!fp8) {
+        return absl::UnimplementedError(absl::StrCat(
+            "reducing ", pjrtx::ElementTypeName(type),
+            " through NCCL needs NCCL ", NcclVersionText(kNcclFp8Version),
+            " or newer and GPUs of compute capability 9.0 or newer"));
+      }
+      return type == PJRTX_Buffer_Type_F8E4M3FN ? ncclFloat8e4m3
+                                                : ncclFloat8e5m2;
+    default:
+      break;
+  }
+  const char* why =
+      type == PJRTX_Buffer_Type_PRED ? "NCCL has no boolean type"
+      : type == PJRTX_Buffer_Type_S16 || type == PJRTX_Buffer_Type_U16
+          ? "NCCL has no 16-bit integer type"
+          : "NCCL has no such type";
+  return absl::UnimplementedError(absl::StrCat(
+      "cannot reduce ", pjrtx::ElementTypeName(type), " through NCCL: ", why,
+      "; NCCL reduces S8, U8, S32, U32, S64, U64, F16, BF16, F32, F64 (and "
+      "F8E4M3FN, F8E5M2 on NCCL ",
+      NcclVersionText(kNcclFp8Version), "+ with sm_90+ GPUs)"));
+}
+
+absl::StatusOr<ncclRedOp_t> NcclReduceOp(PJRTX_ReduceOp op) {
+  switch (op) {
+    case PJRTX_ReduceOp_SUM:
+      return ncclSum;
+    case PJRTX_ReduceOp_PRODUCT:
+      return ncclProd;
+    case PJRTX_ReduceOp_MIN:
+      return ncclMin;
+    case PJRTX_ReduceOp_MAX:
+      return ncclMax;
+  }
+  return absl::UnimplementedError(
+      absl::StrCat("reduce op ", static_cast<int>(op),
+                   " has no NCCL equivalent; NCCL reduces with sum, product, "
+                   "min and max"));
+}
+
+}  // namespace cuda_plugin
