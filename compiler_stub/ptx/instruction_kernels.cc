@@ -14,30 +14,6 @@ namespace {
 
 using ir::OpCode;
 
-// The oldest PTX ISA version (in tenths) that knows each target; the same
-// table as the fused kernels' (ptx_emitter.cc), so that the modules of one
-// program declare the same version.
-struct TargetIsa {
-  int sm;
-  int isa;
-};
-constexpr TargetIsa kTargets[] = {
-    {75, 63},  {80, 70},  {86, 71},  {87, 74},  {89, 78},  {90, 78},
-    {100, 86}, {103, 88}, {110, 90}, {120, 87}, {121, 88},
-};
-// 7.8 (CUDA 11.8), as for the fused kernels.
-constexpr int kMinimumIsa = 78;
-
-bool IsIdentifier(absl::string_view name) {
-  auto is_letter = [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-  };
-  return !name.empty() && is_letter(name[0]) &&
-         std::all_of(name.begin(), name.end(), [&](char ch) {
-           return is_letter(ch) || (ch >= '0' && ch <= '9');
-         });
-}
-
 bool AllTensors(const std::vector<ir::ValueType>& types) {
   return std::all_of(types.begin(), types.end(), [](const ir::ValueType& t) {
     return t.kind == ir::ValueType::Kind::kTensor;
@@ -63,17 +39,10 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     const ir::Program& program, const ir::Computation& /*computation*/,
     const ir::Instruction& instruction, const std::string& name,
     const PtxTarget& target) {
-  const TargetIsa* known =
-      std::find_if(std::begin(kTargets), std::end(kTargets),
-                   [&](const TargetIsa& t) { return t.sm == target.sm; });
-  if (known == std::end(kTargets)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "sm_", target.sm, " is not a target the PTX emitter knows"));
-  }
-  if (!IsIdentifier(name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("kernel name '", name, "' is not a PTX identifier"));
-  }
+  absl::StatusOr<int> target_isa = TargetIsa(target);
+  if (!target_isa.ok()) return target_isa.status();
+  absl::Status named = CheckKernelName(name);
+  if (!named.ok()) return named;
   if (!AllTensors(instruction.operand_types) ||
       !AllTensors(instruction.result_types) ||
       instruction.result_types.size() != 1) {
@@ -108,7 +77,7 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   kernel.name = name;
   kernel.ptx = writer.Module(
       name, Description(instruction.opcode),
-      std::max({kMinimumIsa, known->isa, writer.emitter().required_isa()}));
+      std::max({kMinimumIsa, *target_isa, writer.emitter().required_isa()}));
   kernel.inputs = instruction.operands;
   kernel.outputs = instruction.results;
   kernel.threads =

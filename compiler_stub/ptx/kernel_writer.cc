@@ -7,30 +7,7 @@
 #include "absl/strings/str_join.h"
 
 namespace pjrtx::ptx {
-namespace {
-
 using ir::ElementType;
-
-// The ld/st type of an element in memory, as the fused kernels use it.
-std::string MemoryType(ElementType type) {
-  switch (type) {
-    case ElementType::kPred:
-      return "u8";
-    case ElementType::kF16:
-    case ElementType::kBF16:
-      return "b16";
-    case ElementType::kF32:
-      return "f32";
-    case ElementType::kF64:
-      return "f64";
-    default:
-      // Narrower integers load extended to their 32-bit register.
-      return absl::StrCat(ir::IsSignedInt(type) ? "s" : "u",
-                          8 * ir::StorageSize(type));
-  }
-}
-
-}  // namespace
 
 std::string Immediate(int64_t value) {
   if (value >= 0) return absl::StrCat(value);

@@ -18,49 +18,6 @@ namespace {
 
 using ir::ElementType;
 
-// The oldest PTX ISA version (in tenths) that knows each target.
-struct TargetIsa {
-  int sm;
-  int isa;
-};
-constexpr TargetIsa kTargets[] = {
-    {75, 63},  {80, 70},  {86, 71},  {87, 74},  {89, 78},  {90, 78},
-    {100, 86}, {103, 88}, {110, 90}, {120, 87}, {121, 88},
-};
-
-// 7.8 (CUDA 11.8) is the oldest version that knows sm_90; using it as the
-// floor for every target keeps the modules of one program alike.
-constexpr int kMinimumIsa = 78;
-
-bool IsIdentifier(absl::string_view name) {
-  auto is_letter = [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
-  };
-  return !name.empty() && is_letter(name[0]) &&
-         std::all_of(name.begin(), name.end(), [&](char ch) {
-           return is_letter(ch) || (ch >= '0' && ch <= '9');
-         });
-}
-
-// The ld/st type of an element in memory.
-std::string MemoryType(ElementType type) {
-  switch (type) {
-    case ElementType::kPred:
-      return "u8";
-    case ElementType::kF16:
-    case ElementType::kBF16:
-      return "b16";
-    case ElementType::kF32:
-      return "f32";
-    case ElementType::kF64:
-      return "f64";
-    default:
-      // Narrower integers load extended to their 32-bit register.
-      return absl::StrCat(ir::IsSignedInt(type) ? "s" : "u",
-                          8 * ir::StorageSize(type));
-  }
-}
-
 class KernelEmitter {
  public:
   KernelEmitter(const FusedKernel& kernel, const PtxTarget& target)
@@ -271,18 +228,11 @@ class KernelEmitter {
 
 absl::StatusOr<std::string> EmitPtx(const FusedKernel& kernel,
                                     const PtxTarget& target) {
-  const TargetIsa* known =
-      std::find_if(std::begin(kTargets), std::end(kTargets),
-                   [&](const TargetIsa& t) { return t.sm == target.sm; });
-  if (known == std::end(kTargets)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "sm_", target.sm, " is not a target the PTX emitter knows"));
-  }
-  if (!IsIdentifier(kernel.name)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "kernel name '", kernel.name, "' is not a PTX identifier"));
-  }
-  return KernelEmitter(kernel, target).Run(known->isa);
+  absl::StatusOr<int> isa = TargetIsa(target);
+  if (!isa.ok()) return isa.status();
+  absl::Status named = CheckKernelName(kernel.name);
+  if (!named.ok()) return named;
+  return KernelEmitter(kernel, target).Run(*isa);
 }
 
 }  // namespace pjrtx::ptx

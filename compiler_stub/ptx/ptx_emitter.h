@@ -6,14 +6,9 @@
 
 #include "absl/status/statusor.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
+#include "compiler_stub/ptx/ptx_target.h"
 
 namespace pjrtx::ptx {
-
-struct PtxTarget {
-  // The compute capability as major * 10 + minor: 80 for sm_80. Known:
-  // 75, 80, 86, 87, 89, 90, 100, 103, 110, 120, 121.
-  int sm = 80;
-};
 
 // A PTX module with one entry point, `kernel.name`:
 //

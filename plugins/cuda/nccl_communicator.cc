@@ -10,6 +10,8 @@
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/issue_scope.h"
 #include "plugins/cuda/issued_events.h"
+#include "runtime/collectives/operation_header.h"
+#include "runtime/collectives/output_dims.h"
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/status_macros.h"
@@ -61,49 +63,9 @@ namespace {
 // How often the watchdog looks at the ranks while parts are in flight.
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
-const char* KindName(PJRTX_CollectiveKind kind) {
-  switch (kind) {
-    case PJRTX_Collective_ALL_REDUCE:
-      return "all-reduce";
-    case PJRTX_Collective_REDUCE_SCATTER:
-      return "reduce-scatter";
-    case PJRTX_Collective_ALL_GATHER:
-      return "all-gather";
-    case PJRTX_Collective_BROADCAST:
-      return "broadcast";
-    case PJRTX_Collective_ALL_TO_ALL:
-      return "all-to-all";
-    case PJRTX_Collective_SEND_RECV:
-      return "send/recv";
-  }
-  return "collective";
-}
-
 std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
   return absl::StrCat(pjrtx::ElementTypeName(type), "[",
                       absl::StrJoin(dims, ","), "]");
-}
-
-// The output dimensions of `kind` over `size` ranks for inputs of `dims`.
-absl::StatusOr<std::vector<int64_t>> OutputDims(
-    PJRTX_CollectiveKind kind, const std::vector<int64_t>& dims, int64_t size) {
-  const bool splits = kind == PJRTX_Collective_REDUCE_SCATTER ||
-                      kind == PJRTX_Collective_ALL_TO_ALL;
-  if ((splits || kind == PJRTX_Collective_ALL_GATHER) && dims.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(KindName(kind),
-                     " works along dimension 0, but the inputs are scalars; "
-                     "expected rank >= 1"));
-  }
-  if (splits && dims[0] % size != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        KindName(kind), " splits dimension 0 into ", size,
-        " blocks, but it is ", dims[0], "; expected a multiple of ", size));
-  }
-  std::vector<int64_t> out = dims;
-  if (kind == PJRTX_Collective_REDUCE_SCATTER) out[0] = dims[0] / size;
-  if (kind == PJRTX_Collective_ALL_GATHER) out[0] = dims[0] * size;
-  return out;
 }
 
 void* Pointer(const std::shared_ptr<pjrtx::DeviceAllocation>& allocation) {
@@ -283,8 +245,10 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
     absl::StatusOr<ncclDataType_t> type =
         NcclReductionType(first.type(), fp8_reductions_);
     if (!type.ok()) {
-      return Prefixed(type.status(),
-                      absl::StrCat(KindName(request.kind), ": "));
+      return Prefixed(
+          type.status(),
+          absl::StrCat(pjrtx::collectives::CollectiveKindName(request.kind),
+                       ": "));
     }
     op.type = *type;
     PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
@@ -294,7 +258,8 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
   PJRTX_ASSIGN_OR_RETURN(size_t element_size,
                          pjrtx::SupportedElementSize(first.type()));
   PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> out_dims,
-                         OutputDims(request.kind, first.dims(), size_));
+                         pjrtx::collectives::CollectiveOutputDims(
+                             request.kind, first.dims(), size_));
   PJRTX_ASSIGN_OR_RETURN(int64_t in_count, pjrtx::ElementCount(first.dims()));
   PJRTX_ASSIGN_OR_RETURN(int64_t out_count, pjrtx::ElementCount(out_dims));
   op.input_count = static_cast<size_t>(in_count);
@@ -439,7 +404,8 @@ void NcclCommunicator::IssuePart(const std::shared_ptr<Operation>& operation,
     }
   }
   const std::string where =
-      absl::StrCat(KindName(op.kind), " on rank ", rank.rank, ": ");
+      absl::StrCat(pjrtx::collectives::CollectiveKindName(op.kind), " on rank ",
+                   rank.rank, ": ");
   status = Meet(*operation, index, std::move(status));
   if (!status.ok()) {
     // No rank issued anything: the communicator is as it was.
@@ -612,8 +578,9 @@ void NcclCommunicator::Completed(const std::shared_ptr<Operation>& operation,
   if (!own.ok()) {
     AbortThenFinish(
         operation, index,
-        Prefixed(own, absl::StrCat(KindName(operation->kind), " on rank ",
-                                   ranks_[index].rank, ": ")));
+        Prefixed(own, absl::StrCat(pjrtx::collectives::CollectiveKindName(
+                                       operation->kind),
+                                   " on rank ", ranks_[index].rank, ": ")));
     return;
   }
   CountTraffic(*operation, index);
@@ -740,10 +707,11 @@ void NcclCommunicator::Watch() {
         if (now < op.deadline || !op.parts[entry.index].aborted.ok()) {
           continue;
         }
-        reason = absl::DeadlineExceededError(absl::StrCat(
-            KindName(op.kind), " did not complete within ", op.timeout.count(),
-            " ms of every rank issuing it (rank ", ranks_[entry.index].rank,
-            " still waiting)"));
+        reason = absl::DeadlineExceededError(
+            absl::StrCat(pjrtx::collectives::CollectiveKindName(op.kind),
+                         " did not complete within ", op.timeout.count(),
+                         " ms of every rank issuing it (rank ",
+                         ranks_[entry.index].rank, " still waiting)"));
         break;
       }
     }

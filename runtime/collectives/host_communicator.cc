@@ -17,6 +17,7 @@
 #include "runtime/collectives/hierarchical.h"
 #include "runtime/collectives/in_process_transport.h"
 #include "runtime/collectives/operation_header.h"
+#include "runtime/collectives/output_dims.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/collectives/ring.h"
 #include "runtime/core/base/element_type.h"
@@ -89,28 +90,6 @@ Algorithm ToAlgorithm(PJRTX_CollectiveAlgorithm algorithm) {
     default:
       return Algorithm::kAuto;
   }
-}
-
-// The output dimensions of `kind` over `size` ranks for inputs of `dims`.
-absl::StatusOr<std::vector<int64_t>> OutputDims(
-    PJRTX_CollectiveKind kind, const std::vector<int64_t>& dims, int64_t size) {
-  const bool splits = kind == PJRTX_Collective_REDUCE_SCATTER ||
-                      kind == PJRTX_Collective_ALL_TO_ALL;
-  if ((splits || kind == PJRTX_Collective_ALL_GATHER) && dims.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(CollectiveKindName(kind),
-                     " works along dimension 0, but the "
-                     "inputs are scalars; expected rank >= 1"));
-  }
-  if (splits && dims[0] % size != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        CollectiveKindName(kind), " splits dimension 0 into ", size,
-        " blocks, but it is ", dims[0], "; expected a multiple of ", size));
-  }
-  std::vector<int64_t> out = dims;
-  if (kind == PJRTX_Collective_REDUCE_SCATTER) out[0] = dims[0] / size;
-  if (kind == PJRTX_Collective_ALL_GATHER) out[0] = dims[0] * size;
-  return out;
 }
 
 uint8_t* HostPointer(const std::shared_ptr<DeviceAllocation>& allocation) {
@@ -441,8 +420,9 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   } else {
     PJRTX_ASSIGN_OR_RETURN(element_size, SupportedElementSize(op.type));
   }
-  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> out_dims,
-                         OutputDims(request.kind, first.dims(), size()));
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<int64_t> out_dims,
+      CollectiveOutputDims(request.kind, first.dims(), size()));
   PJRTX_ASSIGN_OR_RETURN(int64_t in_count, ElementCount(first.dims()));
   PJRTX_ASSIGN_OR_RETURN(int64_t out_count, ElementCount(out_dims));
   op.input_count = static_cast<size_t>(in_count);
