@@ -27,6 +27,7 @@
 #include "compiler_stub/ptx/ptx_emitter.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/plugins/cuda/ptx_interpreter/test_device_memory.h"
 
 namespace fake_cuda {
 namespace {
@@ -36,38 +37,7 @@ using ::testing::StartsWith;
 
 using Bytes = std::vector<uint8_t>;
 
-// Device memory for the tests: buffers in one host arena, at addresses far
-// from any host pointer. Unwritten bytes hold a poison pattern, so that an
-// output element a kernel never stores shows.
-class DeviceMemory {
- public:
-  static constexpr uint64_t kBase = uint64_t{1} << 44;
-
-  uint64_t Allocate(size_t bytes) {
-    const size_t offset = (arena_.size() + 255) & ~size_t{255};
-    arena_.resize(offset + std::max<size_t>(bytes, 1), 0xCD);
-    return kBase + offset;
-  }
-  void Write(uint64_t address, const Bytes& bytes) {
-    std::copy(bytes.begin(), bytes.end(), arena_.begin() + (address - kBase));
-  }
-  Bytes Read(uint64_t address, size_t bytes) const {
-    const auto begin = arena_.begin() + (address - kBase);
-    return Bytes(begin, begin + bytes);
-  }
-  AddressTranslator Translator() {
-    return [this](uint64_t address, size_t size) -> void* {
-      if (address < kBase || address - kBase > arena_.size() ||
-          size > arena_.size() - (address - kBase)) {
-        return nullptr;
-      }
-      return arena_.data() + (address - kBase);
-    };
-  }
-
- private:
-  Bytes arena_;
-};
+using DeviceMemory = TestDeviceMemory;
 
 template <typename T>
 Bytes ToBytes(const std::vector<T>& values) {
