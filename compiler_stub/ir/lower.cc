@@ -17,10 +17,14 @@ namespace {
 
 // Names visible in one computation. A name not found here is looked up in
 // the enclosing computation's scope and, if found, captured.
+//
+// The computation is found by index each time: lowering a nested region
+// appends computations and may move them, and an enclosing scope captures
+// values after that (a region two levels down reading a function value).
 class Scope : public ValueScope {
  public:
-  Scope(Computation* computation, Scope* parent)
-      : computation_(computation), parent_(parent) {}
+  Scope(std::vector<Computation>* computations, int index, Scope* parent)
+      : computations_(computations), index_(index), parent_(parent) {}
 
   absl::StatusOr<ScopedValue> Lookup(const mlir::ValueRef& ref) override {
     const std::string key = Key(ref.name, ref.index);
@@ -29,9 +33,10 @@ class Scope : public ValueScope {
     if (parent_ != nullptr) {
       absl::StatusOr<ScopedValue> outer = parent_->Lookup(ref);
       if (outer.ok()) {
-        ScopedValue inner{computation_->num_values++, outer->type};
-        computation_->captures.push_back(outer->id);
-        computation_->capture_parameters.push_back(inner.id);
+        Computation& c = computation();
+        ScopedValue inner{c.num_values++, outer->type};
+        c.captures.push_back(outer->id);
+        c.capture_parameters.push_back(inner.id);
         values_[key] = inner;
         return inner;
       }
@@ -56,14 +61,15 @@ class Scope : public ValueScope {
     return absl::OkStatus();
   }
 
-  Computation* computation() { return computation_; }
+  Computation& computation() { return (*computations_)[index_]; }
 
  private:
   static std::string Key(const std::string& name, int index) {
     return absl::StrCat(name, "#", index);
   }
 
-  Computation* computation_;
+  std::vector<Computation>* computations_;
+  int index_;
   Scope* parent_;
   std::map<std::string, ScopedValue> values_;
   std::map<std::string, int> multi_;
@@ -202,7 +208,7 @@ class Lowerer : public RegionLowerer {
     const int index = static_cast<int>(program_.computations.size());
     program_.computations.emplace_back();
     program_.computations[index].name = name;
-    Scope scope(&program_.computations[index], static_cast<Scope*>(&enclosing));
+    Scope scope(&program_.computations, index, static_cast<Scope*>(&enclosing));
     absl::Status status = LowerBlock(region.blocks[0], scope, index,
                                      /*is_entry=*/false, /*function=*/nullptr);
     if (!status.ok()) return status;
@@ -256,7 +262,7 @@ class Lowerer : public RegionLowerer {
       return ErrorAt(f.location, absl::StrCat("function @", f.name,
                                               " must have exactly one block"));
     }
-    Scope scope(&c, /*parent=*/nullptr);
+    Scope scope(&program_.computations, index, /*parent=*/nullptr);
     const bool is_entry = index == program_.entry;
     absl::Status status =
         LowerBlock(f.body.blocks[0], scope, index, is_entry, &f);

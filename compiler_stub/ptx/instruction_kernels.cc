@@ -7,7 +7,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "compiler_stub/ptx/ptx_builder.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -33,6 +35,54 @@ absl::string_view Description(OpCode opcode) {
   }
 }
 
+bool IsElementwise(OpCode opcode) {
+  switch (opcode) {
+    case OpCode::kUnary:
+    case OpCode::kBinary:
+    case OpCode::kCompare:
+    case OpCode::kSelect:
+    case OpCode::kClamp:
+    case OpCode::kConvert:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// An elementwise op that fusion left alone (a region's lone op, or one
+// whose result only a non-elementwise op reads) as a fused kernel of one
+// step: the elementwise emitter already generates every such op, and a
+// rank-0 operand (a select predicate, a clamp bound) is read as a scalar
+// there too.
+absl::StatusOr<std::string> EmitElementwiseKernel(
+    const ir::Instruction& instruction, const std::string& name,
+    const PtxTarget& target) {
+  for (const std::vector<ir::ValueType>* types :
+       {&instruction.operand_types, &instruction.result_types}) {
+    for (const ir::ValueType& type : *types) {
+      if (!RegisterClassFor(type.shape.type)) {
+        return Unsupported(
+            instruction,
+            absl::StrCat("on ", ir::ElementTypeToMlir(type.shape.type)));
+      }
+    }
+  }
+  FusedKernel kernel;
+  kernel.name = name;
+  kernel.dims = instruction.result_types[0].shape.dims;
+  for (size_t k = 0; k < instruction.operands.size(); ++k) {
+    const ir::Shape& shape = instruction.operand_types[k].shape;
+    kernel.inputs.push_back(FusedInput{instruction.operands[k], shape,
+                                       /*is_scalar=*/shape.dims.empty()});
+  }
+  kernel.outputs.push_back(
+      FusedOutput{instruction.results[0], instruction.result_types[0].shape});
+  // source_instructions stays empty: the kernel is none of the
+  // computation's fusions.
+  kernel.instructions.push_back(instruction);
+  return EmitPtx(kernel, target);
+}
+
 }  // namespace
 
 absl::StatusOr<InstructionKernel> EmitInstructionKernel(
@@ -47,6 +97,19 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       !AllTensors(instruction.result_types) ||
       instruction.result_types.size() != 1) {
     return Unsupported(instruction, "on tuples or tokens");
+  }
+  InstructionKernel kernel;
+  kernel.name = name;
+  kernel.inputs = instruction.operands;
+  kernel.outputs = instruction.results;
+  kernel.threads =
+      static_cast<uint64_t>(instruction.result_types[0].shape.num_elements());
+  if (IsElementwise(instruction.opcode)) {
+    absl::StatusOr<std::string> ptx =
+        EmitElementwiseKernel(instruction, name, target);
+    if (!ptx.ok()) return ptx.status();
+    kernel.ptx = *std::move(ptx);
+    return kernel;
   }
   KernelWriter writer(target, static_cast<int>(instruction.operands.size()),
                       static_cast<int>(instruction.results.size()));
@@ -73,15 +136,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       status = Unsupported(instruction, "");
   }
   if (!status.ok()) return status;
-  InstructionKernel kernel;
-  kernel.name = name;
   kernel.ptx = writer.Module(
       name, Description(instruction.opcode),
       std::max({kMinimumIsa, *target_isa, writer.emitter().required_isa()}));
-  kernel.inputs = instruction.operands;
-  kernel.outputs = instruction.results;
-  kernel.threads =
-      static_cast<uint64_t>(instruction.result_types[0].shape.num_elements());
   return kernel;
 }
 

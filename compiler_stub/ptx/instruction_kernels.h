@@ -1,14 +1,15 @@
 // GPU kernels for the instructions of a computation that are not fused
 // elementwise chains: data movement (broadcast_in_dim, transpose, reshape,
 // slice, concatenate, pad, reverse), iota, reduce (and kFusedReduce) with
-// a one-op body, and dot_general. Each kernel computes one instruction by
-// itself, one thread per output element, with the shapes baked into the
-// PTX as constants. Results are bit for bit those of the CPU reference
-// kernels (runtime/cpu): reductions fold in its order, dots accumulate in
-// its domains (see dot_kernels.cc; the CPU interpreter's oneDNN path for
-// f32 and bf16 dots is not the reference and may differ in the last bits).
-// One thread per output element keeps every sum in that order; it is not
-// fast for reductions to few elements or for large dots.
+// a one-op body, dot_general, and the elementwise ops fusion leaves alone
+// (as a fused kernel of one step, ptx_emitter.h). Each kernel computes one
+// instruction by itself, one thread per output element, with the shapes
+// baked into the PTX as constants. Results are bit for bit those of the
+// CPU reference kernels (runtime/cpu): reductions fold in its order, dots
+// accumulate in its domains (see dot_kernels.cc; the CPU interpreter's
+// oneDNN path for f32 and bf16 dots is not the reference and may differ in
+// the last bits). One thread per output element keeps every sum in that
+// order; it is not fast for reductions to few elements or for large dots.
 #ifndef PJRTX_COMPILER_STUB_PTX_INSTRUCTION_KERNELS_H_
 #define PJRTX_COMPILER_STUB_PTX_INSTRUCTION_KERNELS_H_
 
@@ -43,10 +44,10 @@ struct InstructionKernel {
 // inputs are the instruction's operands and outputs its results, in order.
 //
 // Element types: the moves copy the bytes of the storage layout and work
-// for every type; iota, reduce and dot_general compute on the types the
-// elementwise emitter supports (not FP8). reduce takes one input, and a
-// body that is one add, multiply, maximum, minimum, and or or of its two
-// parameters; multi-input reduces are UNIMPLEMENTED.
+// for every type; iota, reduce, dot_general and the elementwise ops compute
+// on the types the elementwise emitter supports (not FP8). reduce takes one
+// input, and a body that is one add, multiply, maximum, minimum, and or or of
+// its two parameters; multi-input reduces are UNIMPLEMENTED.
 //
 // Errors: INVALID_ARGUMENT for an unknown target or a name that is not a
 // PTX identifier; UNIMPLEMENTED "L:C: <op> ..." for an instruction or

@@ -7,42 +7,20 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "compiler_stub/compiler.h"
-#include "compiler_stub/ptx/elementwise_fusion.h"
-#include "compiler_stub/ptx/instruction_kernels.h"
-#include "compiler_stub/ptx/ptx_emitter.h"
 #include "plugins/common/program_signature.h"
 #include "plugins/cuda/cuda_status.h"
+#include "plugins/cuda/host_readback.h"
 #include "plugins/cuda/issue_scope.h"
+#include "plugins/cuda/program_plan.h"
 #include "plugins/cuda/staged_copies.h"
 #include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
 namespace {
 
-using pjrtx::ir::Computation;
-using pjrtx::ir::Instruction;
-using pjrtx::ir::OpCode;
-
 constexpr unsigned kThreadsPerBlock = 256;
-
-// One step of a run, over the computation's value numbers.
-struct Step {
-  enum class Kind { kKernel, kAlias } kind = Kind::kKernel;
-  int kernel = -1;  // kKernel: index into the program's kernels.
-  int source = -1;  // kAlias: the value whose memory the result reuses.
-  int result = -1;  // kAlias.
-};
-
-struct Kernel {
-  std::string name;
-  std::vector<int> inputs;   // Values.
-  std::vector<int> outputs;  // Values.
-  std::vector<size_t> output_bytes;
-  uint64_t elements = 0;
-  std::string ptx;
-};
 
 // A kernel loaded on one GPU.
 struct LoadedModule {
@@ -52,27 +30,29 @@ struct LoadedModule {
 
 struct PerGpu {
   std::vector<LoadedModule> kernels;
-  // Constants uploaded once, by value number.
-  std::vector<std::pair<int, CUdeviceptr>> constants;
+  // Constants uploaded once, by index into ProgramPlan::constants.
+  std::vector<CUdeviceptr> constants;
 };
+
+// `status` with `context` in front of its message, same code.
+absl::Status WithContext(const absl::Status& status,
+                         const std::string& context) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(),
+                      absl::StrCat(context, ": ", status.message()));
+}
 
 class GpuProgram : public pjrtx::DeviceProgram {
  public:
   GpuProgram(const DriverApi& api, std::vector<Gpu*> gpus,
-             const Computation& entry, std::vector<Kernel> kernels,
-             std::vector<Step> steps)
+             PinnedStagingPool& staging, std::vector<Block> blocks,
+             std::vector<PlannedKernel> kernels)
       : api_(api),
         gpus_(std::move(gpus)),
+        staging_(staging),
+        blocks_(std::move(blocks)),
         kernels_(std::move(kernels)),
-        steps_(std::move(steps)),
-        parameters_(entry.parameters),
-        results_(entry.results),
-        num_values_(entry.num_values),
-        per_gpu_(gpus_.size()) {
-    for (const pjrtx::ir::ValueType& type : entry.result_types) {
-      result_bytes_.push_back(type.shape.size_bytes());
-    }
-  }
+        per_gpu_(gpus_.size()) {}
 
   ~GpuProgram() override {
     for (size_t g = 0; g < gpus_.size(); ++g) {
@@ -80,7 +60,7 @@ class GpuProgram : public pjrtx::DeviceProgram {
       for (LoadedModule& loaded : per_gpu_[g].kernels) {
         if (loaded.module != nullptr) api_.cuModuleUnload(loaded.module);
       }
-      for (auto& [value, pointer] : per_gpu_[g].constants) {
+      for (CUdeviceptr pointer : per_gpu_[g].constants) {
         api_.cuMemFreeAsync(pointer, gpus_[g]->stream(StreamKind::kCompute));
       }
     }
@@ -91,7 +71,7 @@ class GpuProgram : public pjrtx::DeviceProgram {
   absl::Status Load() {
     for (size_t g = 0; g < gpus_.size(); ++g) {
       PJRTX_RETURN_IF_ERROR(gpus_[g]->MakeCurrent());
-      for (const Kernel& kernel : kernels_) {
+      for (const PlannedKernel& kernel : kernels_) {
         LoadedModule loaded;
         char log[4096] = {};
         CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER,
@@ -115,10 +95,9 @@ class GpuProgram : public pjrtx::DeviceProgram {
     return absl::OkStatus();
   }
 
-  // Uploads `bytes` as the constant `value` on every GPU, on its compute
+  // Uploads `bytes` as the next constant on every GPU, on its compute
   // stream, where every run reads it later.
-  absl::Status AddConstant(int value, const std::vector<uint8_t>& bytes,
-                           PinnedStagingPool& staging,
+  absl::Status AddConstant(const std::vector<uint8_t>& bytes,
                            CompletionThread& completions) {
     for (size_t g = 0; g < gpus_.size(); ++g) {
       Gpu& gpu = *gpus_[g];
@@ -129,9 +108,9 @@ class GpuProgram : public pjrtx::DeviceProgram {
           api_,
           cuMemAllocFromPoolAsync(&pointer, std::max<size_t>(bytes.size(), 1),
                                   gpu.pool(), compute));
-      per_gpu_[g].constants.emplace_back(value, pointer);
+      per_gpu_[g].constants.push_back(pointer);
       IssueScope scope(gpu, compute, completions, NewPrivateLane());
-      PJRTX_RETURN_IF_ERROR(StagedUpload(scope, staging, compute, pointer,
+      PJRTX_RETURN_IF_ERROR(StagedUpload(scope, staging_, compute, pointer,
                                          bytes.data(), bytes.size()));
     }
     return absl::OkStatus();
@@ -146,107 +125,275 @@ class GpuProgram : public pjrtx::DeviceProgram {
           "a CUDA program runs only from its device's queue");
     }
     PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope->Use(StreamKind::kCompute));
-    const PerGpu& gpu = per_gpu_[context.device];
-    std::vector<CUdeviceptr> address(num_values_, 0);
-    for (size_t i = 0; i < parameters_.size(); ++i) {
-      address[parameters_[i]] = static_cast<CUdeviceptr>(arguments[i].value);
+    RunState run{*scope, stream, per_gpu_[context.device], context.counters};
+    const Block& entry = blocks_[0];
+    std::vector<CUdeviceptr> parameters;
+    for (const pjrtx::DeviceAddress& argument : arguments) {
+      parameters.push_back(static_cast<CUdeviceptr>(argument.value));
     }
-    for (const auto& [value, pointer] : gpu.constants) address[value] = pointer;
+    std::vector<CUdeviceptr> address = Addresses(run, entry, parameters, {});
     // A kernel writes a result straight into the output it becomes.
-    std::vector<CUdeviceptr> output_of(num_values_, 0);
-    for (size_t j = 0; j < results_.size(); ++j) {
-      if (output_of[results_[j]] == 0) {
-        output_of[results_[j]] = static_cast<CUdeviceptr>(outputs[j].value);
+    std::vector<CUdeviceptr> output_of(entry.num_values, 0);
+    for (size_t j = 0; j < entry.results.size(); ++j) {
+      if (output_of[entry.results[j]] == 0) {
+        output_of[entry.results[j]] =
+            static_cast<CUdeviceptr>(outputs[j].value);
       }
     }
     std::vector<CUdeviceptr> temporaries;
-    absl::Status status =
-        RunSteps(*scope, stream, gpu, output_of, address, temporaries);
+    absl::Status status = RunSteps(run, entry, output_of, address, temporaries);
     // Results the steps did not write in place: arguments, constants,
-    // aliases, a value returned twice.
-    for (size_t j = 0; j < results_.size() && status.ok(); ++j) {
+    // aliases, control flow results, a value returned twice.
+    for (size_t j = 0; j < entry.results.size() && status.ok(); ++j) {
       const CUdeviceptr out = static_cast<CUdeviceptr>(outputs[j].value);
-      const CUdeviceptr from = address[results_[j]];
-      if (result_bytes_[j] == 0 || from == out) continue;
+      const CUdeviceptr from = address[entry.results[j]];
+      if (entry.result_bytes[j] == 0 || from == out) continue;
       status = CudaStatus(
-          api_, api_.cuMemcpyDtoDAsync(out, from, result_bytes_[j], stream),
+          api_,
+          api_.cuMemcpyDtoDAsync(out, from, entry.result_bytes[j], stream),
           "cuMemcpyDtoDAsync");
     }
-    // Stream-ordered: the memory returns to the pool after the kernels
-    // reading it.
-    for (CUdeviceptr pointer : temporaries) {
-      api_.cuMemFreeAsync(pointer, stream);
-    }
+    Free(run, temporaries);
     return status;
   }
 
  private:
-  absl::Status RunSteps(IssueScope& scope, CUstream stream, const PerGpu& gpu,
-                        const std::vector<CUdeviceptr>& output_of,
+  // What the steps of one run issue with.
+  struct RunState {
+    IssueScope& scope;
+    CUstream stream;
+    const PerGpu& gpu;
+    pjrtx::TransferCounters* counters;  // May be null.
+  };
+
+  // The address table of a run of `block`: its parameters, captures and
+  // constants; the steps fill in the rest.
+  static std::vector<CUdeviceptr> Addresses(
+      const RunState& run, const Block& block,
+      absl::Span<const CUdeviceptr> parameters,
+      absl::Span<const CUdeviceptr> captures) {
+    std::vector<CUdeviceptr> address(block.num_values, 0);
+    for (size_t i = 0; i < block.parameters.size(); ++i) {
+      address[block.parameters[i]] = parameters[i];
+    }
+    for (size_t i = 0; i < block.capture_parameters.size(); ++i) {
+      address[block.capture_parameters[i]] = captures[i];
+    }
+    for (const auto& [value, constant] : block.constants) {
+      address[value] = run.gpu.constants[constant];
+    }
+    return address;
+  }
+
+  // Stream-ordered: the memory returns to the pool after the work issued
+  // so far, which is all that reads it.
+  void Free(const RunState& run, const std::vector<CUdeviceptr>& pointers) {
+    for (CUdeviceptr pointer : pointers)
+      api_.cuMemFreeAsync(pointer, run.stream);
+  }
+
+  // Issues the steps of `block` over `address`; what they allocate is
+  // appended to `temporaries`. `output_of` (empty, or one entry per value)
+  // names the caller's memory a kernel writes a value into directly.
+  absl::Status RunSteps(RunState& run, const Block& block,
+                        absl::Span<const CUdeviceptr> output_of,
                         std::vector<CUdeviceptr>& address,
                         std::vector<CUdeviceptr>& temporaries) {
-    std::vector<CUdeviceptr> params;
-    std::vector<void*> param_pointers;
-    for (const Step& step : steps_) {
-      if (step.kind == Step::Kind::kAlias) {
-        address[step.result] = address[step.source];
+    for (const Step& step : block.steps) {
+      switch (step.kind) {
+        case Step::Kind::kKernel:
+          PJRTX_RETURN_IF_ERROR(
+              Launch(run, step.kernel, output_of, address, temporaries));
+          break;
+        case Step::Kind::kAlias:
+          for (size_t i = 0; i < step.results.size(); ++i) {
+            address[step.results[i]] = address[step.operands[i]];
+          }
+          break;
+        case Step::Kind::kWhile:
+          PJRTX_RETURN_IF_ERROR(RunWhile(run, step, address, temporaries));
+          break;
+        case Step::Kind::kIf:
+        case Step::Kind::kCase:
+        case Step::Kind::kCall:
+          PJRTX_RETURN_IF_ERROR(RunCall(run, step, address, temporaries));
+          break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Launch(RunState& run, int index,
+                      absl::Span<const CUdeviceptr> output_of,
+                      std::vector<CUdeviceptr>& address,
+                      std::vector<CUdeviceptr>& temporaries) {
+    const PlannedKernel& kernel = kernels_[index];
+    for (size_t o = 0; o < kernel.outputs.size(); ++o) {
+      const int value = kernel.outputs[o];
+      if (!output_of.empty() && output_of[value] != 0) {
+        address[value] = output_of[value];
         continue;
       }
-      const Kernel& kernel = kernels_[step.kernel];
-      for (size_t o = 0; o < kernel.outputs.size(); ++o) {
-        const int value = kernel.outputs[o];
-        if (output_of[value] != 0) {
-          address[value] = output_of[value];
-          continue;
-        }
-        CUdeviceptr pointer = 0;
-        PJRTX_CUDA_RETURN_IF_ERROR(
-            api_, cuMemAllocFromPoolAsync(
-                      &pointer, std::max<size_t>(kernel.output_bytes[o], 1),
-                      scope.gpu().pool(), stream));
-        temporaries.push_back(pointer);
-        address[value] = pointer;
-      }
-      if (kernel.elements == 0) continue;
-      params.clear();
-      for (int value : kernel.inputs) params.push_back(address[value]);
-      for (int value : kernel.outputs) params.push_back(address[value]);
-      uint64_t elements = kernel.elements;
-      param_pointers.clear();
-      for (CUdeviceptr& param : params) param_pointers.push_back(&param);
-      param_pointers.push_back(&elements);
-      // Enough blocks to fill the GPU a few times over; the kernels stride
-      // by the grid, so any count computes every element.
-      const uint64_t wanted =
-          (kernel.elements + kThreadsPerBlock - 1) / kThreadsPerBlock;
-      const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>(
-          wanted,
-          uint64_t{32} * static_cast<uint64_t>(scope.gpu().info().sm_count)));
+      CUdeviceptr pointer = 0;
       PJRTX_CUDA_RETURN_IF_ERROR(
-          api_, cuLaunchKernel(gpu.kernels[step.kernel].function, blocks, 1, 1,
-                               kThreadsPerBlock, 1, 1, 0, stream,
-                               param_pointers.data(), nullptr));
+          api_, cuMemAllocFromPoolAsync(
+                    &pointer, std::max<size_t>(kernel.output_bytes[o], 1),
+                    run.scope.gpu().pool(), run.stream));
+      temporaries.push_back(pointer);
+      address[value] = pointer;
+    }
+    if (kernel.elements == 0) return absl::OkStatus();
+    std::vector<CUdeviceptr> params;
+    for (int value : kernel.inputs) params.push_back(address[value]);
+    for (int value : kernel.outputs) params.push_back(address[value]);
+    uint64_t elements = kernel.elements;
+    std::vector<void*> param_pointers;
+    for (CUdeviceptr& param : params) param_pointers.push_back(&param);
+    param_pointers.push_back(&elements);
+    // Enough blocks to fill the GPU a few times over; the kernels stride
+    // by the grid, so any count computes every element.
+    const uint64_t wanted =
+        (kernel.elements + kThreadsPerBlock - 1) / kThreadsPerBlock;
+    const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>(
+        wanted,
+        uint64_t{32} * static_cast<uint64_t>(run.scope.gpu().info().sm_count)));
+    PJRTX_CUDA_RETURN_IF_ERROR(
+        api_, cuLaunchKernel(run.gpu.kernels[index].function, blocks, 1, 1,
+                             kThreadsPerBlock, 1, 1, 0, run.stream,
+                             param_pointers.data(), nullptr));
+    return absl::OkStatus();
+  }
+
+  // Runs block `index` on `parameters`, its captures read from the
+  // caller's `address`; returns the addresses of its results. What it
+  // allocates is appended to `temporaries`.
+  absl::StatusOr<std::vector<CUdeviceptr>> Call(
+      RunState& run, int index, absl::Span<const CUdeviceptr> parameters,
+      const std::vector<CUdeviceptr>& caller_address,
+      std::vector<CUdeviceptr>& temporaries) {
+    const Block& block = blocks_[index];
+    std::vector<CUdeviceptr> captures;
+    for (int value : block.captures) captures.push_back(caller_address[value]);
+    std::vector<CUdeviceptr> address =
+        Addresses(run, block, parameters, captures);
+    PJRTX_RETURN_IF_ERROR(RunSteps(run, block, {}, address, temporaries));
+    std::vector<CUdeviceptr> results;
+    for (int value : block.results) results.push_back(address[value]);
+    return results;
+  }
+
+  // The value of the one-element `value` of `size` bytes (i1 or si32),
+  // copied to the host: control flow decides on the host what to issue
+  // next. Counted as a device-to-host transfer.
+  absl::StatusOr<int64_t> ReadScalar(RunState& run, CUdeviceptr value,
+                                     size_t size) {
+    int32_t scalar = 0;
+    uint8_t predicate = 0;
+    void* host = size == 1 ? static_cast<void*>(&predicate) : &scalar;
+    PJRTX_RETURN_IF_ERROR(
+        ReadBackToHost(run.scope, staging_, run.stream, value, host, size));
+    if (run.counters != nullptr) {
+      run.counters->device_to_host.Add(static_cast<int64_t>(size));
+    }
+    return size == 1 ? int64_t{predicate} : int64_t{scalar};
+  }
+
+  // if, case and call: the block the step picks, run on the step's
+  // operands (call) or on nothing but its captures (the branches).
+  absl::Status RunCall(RunState& run, const Step& step,
+                       std::vector<CUdeviceptr>& address,
+                       std::vector<CUdeviceptr>& temporaries) {
+    int block = step.blocks[0];
+    std::vector<CUdeviceptr> parameters;
+    if (step.kind == Step::Kind::kCall) {
+      for (int value : step.operands) parameters.push_back(address[value]);
+    } else {
+      const bool is_if = step.kind == Step::Kind::kIf;
+      absl::StatusOr<int64_t> selector =
+          ReadScalar(run, address[step.operands[0]], is_if ? 1 : 4);
+      if (!selector.ok()) return WithContext(selector.status(), step.where);
+      const int64_t branches = static_cast<int64_t>(step.blocks.size());
+      int64_t branch = is_if ? (*selector != 0 ? 0 : 1) : *selector;
+      if (branch < 0 || branch >= branches) branch = branches - 1;
+      block = step.blocks[branch];
+    }
+    absl::StatusOr<std::vector<CUdeviceptr>> results =
+        Call(run, block, parameters, address, temporaries);
+    if (!results.ok()) return results.status();
+    for (size_t i = 0; i < step.results.size(); ++i) {
+      address[step.results[i]] = (*results)[i];
+    }
+    return absl::OkStatus();
+  }
+
+  // Each iteration issues the condition, reads its predicate back, and
+  // issues the body if it holds. The loop state is addresses: a body
+  // result is the body's own memory, or any memory the state or the
+  // captures already name; nothing is copied. The loop owns the memory
+  // its iterations allocated that the state still names, and frees the
+  // rest every iteration (stream-ordered, after the kernels reading it), so
+  // memory stays bounded however long the loop runs.
+  absl::Status RunWhile(RunState& run, const Step& step,
+                        std::vector<CUdeviceptr>& address,
+                        std::vector<CUdeviceptr>& temporaries) {
+    std::vector<CUdeviceptr> state;
+    for (int value : step.operands) state.push_back(address[value]);
+    std::vector<CUdeviceptr> owned;
+    absl::Status status;
+    for (int64_t iteration = 0;; ++iteration) {
+      std::vector<CUdeviceptr> scratch;
+      absl::StatusOr<std::vector<CUdeviceptr>> condition =
+          Call(run, step.blocks[0], state, address, scratch);
+      absl::StatusOr<int64_t> holds =
+          condition.ok() ? ReadScalar(run, (*condition)[0], 1)
+                         : absl::StatusOr<int64_t>(condition.status());
+      Free(run, scratch);
+      if (!holds.ok()) {
+        status = WithContext(
+            holds.status(),
+            absl::StrCat(step.where, ", iteration ", iteration, " condition"));
+        break;
+      }
+      if (*holds == 0) break;
+      std::vector<CUdeviceptr> body;
+      absl::StatusOr<std::vector<CUdeviceptr>> next =
+          Call(run, step.blocks[1], state, address, body);
+      if (!next.ok()) {
+        owned.insert(owned.end(), body.begin(), body.end());
+        status = WithContext(
+            next.status(),
+            absl::StrCat(step.where, ", iteration ", iteration, " body"));
+        break;
+      }
+      owned.insert(owned.end(), body.begin(), body.end());
+      std::vector<CUdeviceptr> kept;
+      std::vector<CUdeviceptr> dropped;
+      for (CUdeviceptr pointer : owned) {
+        const bool in_state =
+            std::find(next->begin(), next->end(), pointer) != next->end();
+        (in_state ? kept : dropped).push_back(pointer);
+      }
+      Free(run, dropped);
+      owned = std::move(kept);
+      state = *std::move(next);
+    }
+    // The final state outlives the loop (and, after an error, the run
+    // frees it with the rest).
+    temporaries.insert(temporaries.end(), owned.begin(), owned.end());
+    if (!status.ok()) return status;
+    for (size_t i = 0; i < step.results.size(); ++i) {
+      address[step.results[i]] = state[i];
     }
     return absl::OkStatus();
   }
 
   const DriverApi& api_;
   std::vector<Gpu*> gpus_;
-  std::vector<Kernel> kernels_;
-  std::vector<Step> steps_;
-  std::vector<int> parameters_;
-  std::vector<int> results_;
-  std::vector<size_t> result_bytes_;
-  int num_values_ = 0;
+  PinnedStagingPool& staging_;
+  std::vector<Block> blocks_;
+  std::vector<PlannedKernel> kernels_;
   std::vector<PerGpu> per_gpu_;
 };
-
-// `why` is the kernel generator's own message, which says what about the
-// instruction (op, type, region) it cannot generate.
-absl::Status Unsupported(absl::string_view why) {
-  return absl::UnimplementedError(
-      absl::StrCat("the CUDA plugin cannot run this program yet: ", why));
-}
 
 }  // namespace
 
@@ -273,7 +420,7 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     return absl::UnimplementedError(
         "programs with collectives are not supported by the CUDA plugin yet");
   }
-  const Computation& entry = program.computations[program.entry];
+  const pjrtx::ir::Computation& entry = program.computations[program.entry];
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
   PJRTX_ASSIGN_OR_RETURN(compiled.inputs,
@@ -286,121 +433,12 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     sm = std::min(sm,
                   gpu->info().compute_major * 10 + gpu->info().compute_minor);
   }
-  const std::vector<pjrtx::ptx::FusedKernel> fused =
-      pjrtx::ptx::FindElementwiseFusions(program, program.entry);
-  // The fused kernel of each kFusedElementwise instruction, in order.
-  std::vector<int> fused_of(entry.instructions.size(), -1);
-  int fused_count = 0;
-  for (size_t i = 0; i < entry.instructions.size(); ++i) {
-    if (entry.instructions[i].opcode == OpCode::kFusedElementwise) {
-      fused_of[i] = fused_count++;
-    }
-  }
-  if (static_cast<size_t>(fused_count) != fused.size()) {
-    return absl::InternalError(
-        absl::StrCat("elementwise fusion made ", fused.size(), " kernels for ",
-                     fused_count, " fused instructions"));
-  }
-
-  // Live instructions only: splat broadcasts that kernels read as scalars
-  // are left behind by fusion, unused. A kernel reads what its inputs
-  // name (a broadcast's scalar operand, not the broadcast).
-  std::vector<bool> needed(entry.num_values, false);
-  for (int value : entry.results) needed[value] = true;
-  std::vector<bool> live(entry.instructions.size(), false);
-  for (size_t i = entry.instructions.size(); i-- > 0;) {
-    const Instruction& instruction = entry.instructions[i];
-    for (int result : instruction.results) live[i] = live[i] || needed[result];
-    if (!live[i]) continue;
-    if (fused_of[i] >= 0) {
-      for (const pjrtx::ptx::FusedInput& input : fused[fused_of[i]].inputs) {
-        needed[input.value] = true;
-      }
-    } else {
-      for (int operand : instruction.operands) needed[operand] = true;
-    }
-  }
-
-  std::vector<Kernel> kernels;
-  std::vector<Step> steps;
-  std::vector<std::pair<int, const std::vector<uint8_t>*>> constants;
-  for (size_t i = 0; i < entry.instructions.size(); ++i) {
-    const Instruction& instruction = entry.instructions[i];
-    if (!live[i]) continue;
-    switch (instruction.opcode) {
-      case OpCode::kConstant:
-        constants.emplace_back(instruction.results[0],
-                               &instruction.attributes.constant);
-        break;
-      case OpCode::kReshape:
-        steps.push_back(Step{Step::Kind::kAlias, -1, instruction.operands[0],
-                             instruction.results[0]});
-        break;
-      case OpCode::kFusedElementwise: {
-        const pjrtx::ptx::FusedKernel& source = fused[fused_of[i]];
-        Kernel kernel;
-        kernel.name = source.name;
-        for (const pjrtx::ptx::FusedInput& input : source.inputs) {
-          kernel.inputs.push_back(input.value);
-        }
-        for (const pjrtx::ptx::FusedOutput& output : source.outputs) {
-          kernel.outputs.push_back(output.value);
-          kernel.output_bytes.push_back(output.shape.size_bytes());
-        }
-        kernel.elements = 1;
-        for (int64_t dim : source.dims) {
-          kernel.elements *= static_cast<uint64_t>(dim);
-        }
-        PJRTX_ASSIGN_OR_RETURN(kernel.ptx,
-                               pjrtx::ptx::EmitPtx(source, {.sm = sm}));
-        steps.push_back(Step{Step::Kind::kKernel,
-                             static_cast<int>(kernels.size()), -1, -1});
-        kernels.push_back(std::move(kernel));
-        break;
-      }
-      default: {
-        // Any other op as a kernel of its own, when one can be generated.
-        absl::StatusOr<pjrtx::ptx::InstructionKernel> generated =
-            pjrtx::ptx::EmitInstructionKernel(
-                program, entry, instruction, absl::StrCat(entry.name, "_op", i),
-                {.sm = sm});
-        if (!generated.ok()) {
-          if (absl::IsUnimplemented(generated.status())) {
-            return Unsupported(generated.status().message());
-          }
-          return generated.status();
-        }
-        Kernel kernel;
-        kernel.name = generated->name;
-        kernel.inputs = generated->inputs;
-        kernel.outputs = generated->outputs;
-        for (int value : kernel.outputs) {
-          const auto result = std::find(instruction.results.begin(),
-                                        instruction.results.end(), value);
-          if (result == instruction.results.end()) {
-            return absl::InternalError(absl::StrCat(
-                "the kernel of ", instruction.name, " writes value ", value,
-                ", which is not one of its results"));
-          }
-          kernel.output_bytes.push_back(
-              instruction.result_types[result - instruction.results.begin()]
-                  .shape.size_bytes());
-        }
-        kernel.elements = generated->threads;
-        kernel.ptx = std::move(generated->ptx);
-        steps.push_back(Step{Step::Kind::kKernel,
-                             static_cast<int>(kernels.size()), -1, -1});
-        kernels.push_back(std::move(kernel));
-        break;
-      }
-    }
-  }
+  PJRTX_ASSIGN_OR_RETURN(ProgramPlan plan, PlanProgram(program, sm));
   auto gpu_program = std::make_unique<GpuProgram>(
-      api, gpus, entry, std::move(kernels), std::move(steps));
+      api, gpus, staging, std::move(plan.blocks), std::move(plan.kernels));
   PJRTX_RETURN_IF_ERROR(gpu_program->Load());
-  for (const auto& [value, bytes] : constants) {
-    PJRTX_RETURN_IF_ERROR(
-        gpu_program->AddConstant(value, *bytes, staging, completions));
+  for (const std::vector<uint8_t>* bytes : plan.constants) {
+    PJRTX_RETURN_IF_ERROR(gpu_program->AddConstant(*bytes, completions));
   }
   compiled.program = std::move(gpu_program);
   return compiled;

@@ -3,12 +3,17 @@
 // lowest compute capability among the GPUs and loaded on each at compile
 // time (the first load JITs, which must not land on the first run).
 //
-// An entry computation runs as a sequence of kernels on the compute
-// stream: fused elementwise chains, and one kernel per other instruction
-// the PTX kernel generator supports (compiler_stub/ptx/instruction_kernels.h:
-// data movement, reductions, dot_general); constants are uploaded once,
-// reshapes alias their operand. Control flow, collectives and the other ops
-// are UNIMPLEMENTED at compile time, naming the op and its position.
+// A computation runs as a sequence of kernels on the compute stream
+// (program_plan.h): fused elementwise chains, and one kernel per other
+// instruction the PTX kernel generator supports
+// (compiler_stub/ptx/instruction_kernels.h: data movement, reductions,
+// dot_general, lone elementwise ops); constants are uploaded once, reshapes
+// alias their operand. while, if, case and call run their regions' (or
+// callee's) kernels the same way; the predicate of a while or if and the
+// index of a case are read back to the host, which picks what to issue next
+// (each read counted as a device-to-host transfer). Collectives and the
+// other ops are UNIMPLEMENTED at compile time, naming the op and its
+// position.
 #ifndef PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 #define PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 

@@ -16,6 +16,7 @@
 #include "pjrtx/pjrtx_c_api.h"
 #include "runtime/core/base/device_queue.h"
 #include "runtime/core/base/launch_rendezvous.h"
+#include "runtime/core/base/transfer_counters.h"
 #include "runtime/core/base/value.h"
 
 namespace pjrtx {
@@ -94,6 +95,11 @@ struct RunContext {
   int64_t global_id = 0;
   // Null unless the program has collectives (CompiledProgram).
   const LaunchContext* launch = nullptr;
+  // The device's transfer counters, for data a run itself moves between
+  // the device and the host (the CUDA plugin reads back the predicates of
+  // data-dependent control flow and counts them as device-to-host
+  // transfers). Null when nothing counts them; valid during Run.
+  TransferCounters* counters = nullptr;
 };
 
 // A program compiled for a driver's devices. Run is called from a device

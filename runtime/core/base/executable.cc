@@ -303,14 +303,17 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
     }
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     const int64_t global_id = client_->device(device).global_id;
+    // The client state outlives the tasks of its queues.
+    TransferCounters* counters = &client_->counters(device);
     // Numbered at enqueue time: runs of a device start in this order.
     std::optional<LaunchContext> launch;
     if (process_devices_ != nullptr) {
       launch = MakeLaunchContext(global_id, launch_id);
     }
     EventRef done = client_->queue(device).Enqueue(
-        deps, [compiled = std::move(compiled), device, global_id, launch,
-               held_inputs = std::move(held_inputs), out_allocations]() {
+        deps,
+        [compiled = std::move(compiled), device, global_id, launch, counters,
+         held_inputs = std::move(held_inputs), out_allocations]() {
           SmallVector<DeviceAddress> in, out;
           for (const auto& a : held_inputs) in.push_back(a->address());
           for (const auto& a : out_allocations) out.push_back(a->address());
@@ -324,6 +327,7 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
           context.device = device;
           context.global_id = global_id;
           context.launch = launch ? &*launch : nullptr;
+          context.counters = counters;
           return compiled->program->Run(context, in, out);
         });
     Run run;

@@ -88,8 +88,13 @@ struct Emitted {
   int instruction = -1;  // Index in the entry computation.
 };
 
-std::optional<Emitted> Compile(const std::string& text, ir::OpCode opcode) {
-  absl::StatusOr<ir::Program> program = compiler::Compile(text, {});
+// With `fuse` false, elementwise ops stay as they are, as fusion leaves
+// a lone op in a region.
+std::optional<Emitted> Compile(const std::string& text, ir::OpCode opcode,
+                               bool fuse = true) {
+  compiler::CompileOptions options;
+  options.fusion = fuse;
+  absl::StatusOr<ir::Program> program = compiler::Compile(text, options);
   if (!program.ok()) {
     ADD_FAILURE() << program.status() << "\n" << text;
     return std::nullopt;
@@ -189,10 +194,10 @@ std::optional<cpu::Literal> CpuResult(const Emitted& emitted,
 // interface, its output bytes under two launch geometries, and that ptxas
 // assembles it.
 void Check(const std::string& text, ir::OpCode opcode,
-           Reference reference = Reference::kInterpreter,
-           bool specials = true) {
+           Reference reference = Reference::kInterpreter, bool specials = true,
+           bool fuse = true) {
   SCOPED_TRACE(text);
-  std::optional<Emitted> emitted = Compile(text, opcode);
+  std::optional<Emitted> emitted = Compile(text, opcode, fuse);
   if (!emitted) return;
   const ir::Computation& entry =
       emitted->program.computations[emitted->program.entry];
@@ -549,10 +554,62 @@ TEST(InstructionKernelsTest, DotGeneralWithWiderResult) {
         ir::OpCode::kDotGeneral, Reference::kDotKernel);
 }
 
+// Elementwise ops that fusion leaves alone (compiled here without fusion,
+// so the entry keeps them) become fused kernels of one step; rank-0
+// operands of a larger result are read as scalars.
+TEST(InstructionKernelsTest, LoneElementwiseOps) {
+  for (const char* type : {"f32", "bf16", "f64", "i8", "ui32", "i64"}) {
+    Check(Substitute(R"(
+func.func @main(%x: tensor<3x4x$T>, %y: tensor<3x4x$T>) -> tensor<3x4x$T> {
+  %0 = stablehlo.add %x, %y : tensor<3x4x$T>
+  func.return %0 : tensor<3x4x$T>
+})",
+                     type),
+          ir::OpCode::kBinary, Reference::kInterpreter, /*specials=*/true,
+          /*fuse=*/false);
+  }
+  Check(R"(
+func.func @main(%x: tensor<i64>, %n: tensor<i64>) -> tensor<i1> {
+  %0 = stablehlo.compare LT, %x, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  func.return %0 : tensor<i1>
+})",
+        ir::OpCode::kCompare, Reference::kInterpreter, /*specials=*/true,
+        /*fuse=*/false);
+  Check(R"(
+func.func @main(%x: tensor<5xf16>) -> tensor<5xf16> {
+  %0 = stablehlo.negate %x : tensor<5xf16>
+  func.return %0 : tensor<5xf16>
+})",
+        ir::OpCode::kUnary, Reference::kInterpreter, /*specials=*/true,
+        /*fuse=*/false);
+  Check(R"(
+func.func @main(%p: tensor<i1>, %x: tensor<2x3xi32>, %y: tensor<2x3xi32>) -> tensor<2x3xi32> {
+  %0 = stablehlo.select %p, %x, %y : (tensor<i1>, tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
+  func.return %0 : tensor<2x3xi32>
+})",
+        ir::OpCode::kSelect, Reference::kInterpreter, /*specials=*/true,
+        /*fuse=*/false);
+  Check(R"(
+func.func @main(%lo: tensor<f32>, %x: tensor<7xf32>, %hi: tensor<f32>) -> tensor<7xf32> {
+  %0 = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<7xf32>, tensor<f32>) -> tensor<7xf32>
+  func.return %0 : tensor<7xf32>
+})",
+        ir::OpCode::kClamp, Reference::kInterpreter, /*specials=*/true,
+        /*fuse=*/false);
+  Check(R"(
+func.func @main(%x: tensor<6xf32>) -> tensor<6xi16> {
+  %0 = stablehlo.convert %x : (tensor<6xf32>) -> tensor<6xi16>
+  func.return %0 : tensor<6xi16>
+})",
+        ir::OpCode::kConvert, Reference::kInterpreter, /*specials=*/false,
+        /*fuse=*/false);
+}
+
 // The status of emitting the first `opcode` instruction of `text`.
 absl::Status EmitStatus(const std::string& text, ir::OpCode opcode,
-                        const std::string& name = "k", int sm = 80) {
-  std::optional<Emitted> emitted = Compile(text, opcode);
+                        const std::string& name = "k", int sm = 80,
+                        bool fuse = true) {
+  std::optional<Emitted> emitted = Compile(text, opcode, fuse);
   if (!emitted) return absl::InternalError("does not compile");
   const ir::Computation& entry =
       emitted->program.computations[emitted->program.entry];
@@ -633,6 +690,17 @@ func.func @main() -> tensor<4xf8E4M3FN> {
   EXPECT_EQ(dot.code(), absl::StatusCode::kUnimplemented) << dot;
   EXPECT_THAT(std::string(dot.message()),
               ContainsRegex("stablehlo.dot_general.*f8E5M2"));
+  // A lone elementwise op on FP8, named with its position.
+  const absl::Status add = EmitStatus(R"(
+func.func @main(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %0 = stablehlo.add %x, %x : tensor<4xf8E4M3FN>
+  func.return %0 : tensor<4xf8E4M3FN>
+})",
+                                      ir::OpCode::kBinary, "k", 80,
+                                      /*fuse=*/false);
+  EXPECT_EQ(add.code(), absl::StatusCode::kUnimplemented) << add;
+  EXPECT_THAT(std::string(add.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.add on f8E4M3FN"));
   // bf16 arithmetic needs sm_80.
   const absl::Status bf16 =
       EmitStatus(ReduceProgram("add", "bf16", "4x3", "0", "3x"),

@@ -1,9 +1,11 @@
 // libpjrt_cuda.so through the C ABI on the fake driver (fake_cuda/): GPUs
 // as devices, transfers through the pinned staging pool (larger than the
 // pool too), copies between GPUs, PTX programs run by the fake's PTX
-// interpreter, and the errors a demanding user meets. The fault tests run
+// interpreter (control flow included, with its predicate read-backs
+// counted), and the errors a demanding user meets. The fault tests run
 // only in the ctest entries that inject the fault (FAKE_CUDA_* variables).
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -316,6 +318,270 @@ func.func @main(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> (tensor<3x2xf32>, t
   // Row i of a times b: (a0 + a2 + 2 a3, a1 + a2 - a3).
   EXPECT_THAT(AsFloats(*product), ElementsAre(12, 1, 28, 5, 44, 9));
   EXPECT_THAT(AsFloats(*sums), ElementsAre(13, 33, 53));
+}
+
+// Control flow: the predicate of each while condition or if, and the
+// index of each case, is read back to the host, one device-to-host
+// transfer each.
+
+// The device-to-host operations counted on `device` so far.
+int64_t DeviceToHostOps(const Device& device) {
+  auto counters = device.transfer_counters();
+  EXPECT_TRUE(counters.ok()) << counters.status();
+  return counters.ok() ? counters->device_to_host_ops : -1;
+}
+
+std::vector<int32_t> AsInts(const std::vector<uint8_t>& bytes) {
+  std::vector<int32_t> values(bytes.size() / sizeof(int32_t));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(int32_t));
+  return values;
+}
+
+// Counts to %n, adding %v (read from the enclosing function) to an
+// accumulator each time round.
+constexpr char kSumNTimes[] = R"(
+func.func @main(%v: tensor<1000xf32>, %n: tensor<i32>) -> (tensor<i32>, tensor<1000xf32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %empty = stablehlo.constant dense<0.0> : tensor<1000xf32>
+  %count, %sum = stablehlo.while(%i = %zero, %acc = %empty) : tensor<i32>, tensor<1000xf32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %next = stablehlo.add %i, %one : tensor<i32>
+    %more = stablehlo.add %acc, %v : tensor<1000xf32>
+    stablehlo.return %next, %more : tensor<i32>, tensor<1000xf32>
+  }
+  func.return %count, %sum : tensor<i32>, tensor<1000xf32>
+}
+)";
+
+TEST_F(CudaPluginTest, RunsAWhileLoopReadingEachConditionBackOnce) {
+  auto executable = Executable::Compile(*client_, kSumNTimes);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> v(1000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.5f * static_cast<float>(i);
+  for (int32_t n : {7, 0}) {
+    SCOPED_TRACE(n);
+    const Device& device = devices_[1];
+    auto v_buffer = Upload(v, device);
+    auto n_buffer =
+        client_->BufferFromHost(&n, PJRTX_Buffer_Type_S32, {}, device);
+    ASSERT_TRUE(v_buffer.ok() && n_buffer.ok());
+    ASSERT_TRUE(v_buffer->ToHostSync().ok());  // Uploaded before counting.
+    const int64_t before = DeviceToHostOps(device);
+    auto run = executable->Execute(device, {&*v_buffer, &*n_buffer});
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->done.Await().ok()) << run->done.Await();
+    // n + 1 conditions, n of them true.
+    EXPECT_EQ(DeviceToHostOps(device) - before, n + 1);
+    auto count = run->outputs[0].ToHostSync();
+    auto sum = run->outputs[1].ToHostSync();
+    ASSERT_TRUE(count.ok() && sum.ok());
+    EXPECT_THAT(AsInts(*count), ElementsAre(n));
+    const std::vector<float> sums = AsFloats(*sum);
+    ASSERT_EQ(sums.size(), v.size());
+    int wrong = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      // Exact: multiples of 0.5 below 2^24 / 8.
+      if (sums[i] != static_cast<float>(n) * v[i]) ++wrong;
+    }
+    EXPECT_EQ(wrong, 0);
+  }
+}
+
+TEST_F(CudaPluginTest, NestedLoopsReadBackEveryCondition) {
+  // Adds 1 for each j < i for each i < n: n (n - 1) / 2.
+  constexpr char kTriangle[] = R"(
+func.func @main(%n: tensor<i32>) -> tensor<i32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %i_end, %total = stablehlo.while(%i = %zero, %t = %zero) : tensor<i32>, tensor<i32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %j_end, %t_end = stablehlo.while(%j = %zero, %u = %t) : tensor<i32>, tensor<i32>
+    cond {
+      %jlt = stablehlo.compare LT, %j, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %jlt : tensor<i1>
+    } do {
+      %j1 = stablehlo.add %j, %one : tensor<i32>
+      %u1 = stablehlo.add %u, %one : tensor<i32>
+      stablehlo.return %j1, %u1 : tensor<i32>, tensor<i32>
+    }
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %t_end : tensor<i32>, tensor<i32>
+  }
+  func.return %total : tensor<i32>
+}
+)";
+  auto executable = Executable::Compile(*client_, kTriangle);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const int32_t n = 5;
+  auto n_buffer =
+      client_->BufferFromHost(&n, PJRTX_Buffer_Type_S32, {}, devices_[0]);
+  ASSERT_TRUE(n_buffer.ok()) << n_buffer.status();
+  ASSERT_TRUE(n_buffer->ToHostSync().ok());
+  const int64_t before = DeviceToHostOps(devices_[0]);
+  auto run = executable->Execute(devices_[0], {&*n_buffer});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_TRUE(run->done.Await().ok()) << run->done.Await();
+  // The outer condition n + 1 times; the inner one i + 1 times for each
+  // i < n.
+  EXPECT_EQ(DeviceToHostOps(devices_[0]) - before, (n + 1) + n * (n + 1) / 2);
+  auto total = run->outputs[0].ToHostSync();
+  ASSERT_TRUE(total.ok()) << total.status();
+  EXPECT_THAT(AsInts(*total), ElementsAre(n * (n - 1) / 2));
+}
+
+TEST_F(CudaPluginTest, IfAndCaseRunTheBranchTheirSelectorPicks) {
+  constexpr char kIf[] = R"(
+func.func @main(%p: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "stablehlo.if"(%p) ({
+    %twice = stablehlo.add %x, %x : tensor<4xf32>
+    stablehlo.return %twice : tensor<4xf32>
+  }, {
+    %negated = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %negated : tensor<4xf32>
+  }) : (tensor<i1>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+)";
+  constexpr char kCase[] = R"(
+func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i32>) {
+  %ten = stablehlo.constant dense<10> : tensor<i32>
+  %r, %tag = "stablehlo.case"(%k) ({
+    %a = stablehlo.multiply %x, %x : tensor<4xf32>
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    stablehlo.return %a, %c0 : tensor<4xf32>, tensor<i32>
+  }, {
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    stablehlo.return %x, %c1 : tensor<4xf32>, tensor<i32>
+  }, {
+    %b = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %b, %ten : tensor<4xf32>, tensor<i32>
+  }) : (tensor<i32>) -> (tensor<4xf32>, tensor<i32>)
+  func.return %r, %tag : tensor<4xf32>, tensor<i32>
+}
+)";
+  auto if_program = Executable::Compile(*client_, kIf);
+  ASSERT_TRUE(if_program.ok()) << if_program.status();
+  auto case_program = Executable::Compile(*client_, kCase);
+  ASSERT_TRUE(case_program.ok()) << case_program.status();
+  const Device& device = devices_[0];
+  auto x = Upload({1, -2, 3, 0.5f}, device);
+  ASSERT_TRUE(x.ok()) << x.status();
+  ASSERT_TRUE(x->ToHostSync().ok());
+
+  for (bool p : {true, false}) {
+    SCOPED_TRACE(p);
+    const uint8_t predicate = p ? 1 : 0;
+    auto p_buffer =
+        client_->BufferFromHost(&predicate, PJRTX_Buffer_Type_PRED, {}, device);
+    ASSERT_TRUE(p_buffer.ok()) << p_buffer.status();
+    ASSERT_TRUE(p_buffer->ToHostSync().ok());
+    const int64_t before = DeviceToHostOps(device);
+    auto run = if_program->Execute(device, {&*p_buffer, &*x});
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->done.Await().ok()) << run->done.Await();
+    EXPECT_EQ(DeviceToHostOps(device) - before, 1);
+    auto y = run->outputs[0].ToHostSync();
+    ASSERT_TRUE(y.ok()) << y.status();
+    if (p) {
+      EXPECT_THAT(AsFloats(*y), ElementsAre(2, -4, 6, 1));
+    } else {
+      EXPECT_THAT(AsFloats(*y), ElementsAre(-1, 2, -3, -0.5f));
+    }
+  }
+
+  // Indices out of range, either way, run the last branch.
+  for (int32_t k : {0, 1, 2, 3, -1}) {
+    SCOPED_TRACE(k);
+    auto k_buffer =
+        client_->BufferFromHost(&k, PJRTX_Buffer_Type_S32, {}, device);
+    ASSERT_TRUE(k_buffer.ok()) << k_buffer.status();
+    ASSERT_TRUE(k_buffer->ToHostSync().ok());
+    const int64_t before = DeviceToHostOps(device);
+    auto run = case_program->Execute(device, {&*k_buffer, &*x});
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_TRUE(run->done.Await().ok()) << run->done.Await();
+    EXPECT_EQ(DeviceToHostOps(device) - before, 1);
+    auto y = run->outputs[0].ToHostSync();
+    auto tag = run->outputs[1].ToHostSync();
+    ASSERT_TRUE(y.ok() && tag.ok());
+    switch (k) {
+      case 0:
+        EXPECT_THAT(AsFloats(*y), ElementsAre(1, 4, 9, 0.25f));
+        EXPECT_THAT(AsInts(*tag), ElementsAre(0));
+        break;
+      case 1:
+        EXPECT_THAT(AsFloats(*y), ElementsAre(1, -2, 3, 0.5f));
+        EXPECT_THAT(AsInts(*tag), ElementsAre(1));
+        break;
+      default:
+        EXPECT_THAT(AsFloats(*y), ElementsAre(-1, 2, -3, -0.5f));
+        EXPECT_THAT(AsInts(*tag), ElementsAre(10));
+        break;
+    }
+  }
+}
+
+TEST_F(CudaPluginTest, UnsupportedOpInALoopBodyIsNamed) {
+  constexpr char kSortInLoop[] = R"(
+func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %i_end, %y = stablehlo.while(%i = %zero, %v = %x) : tensor<i32>, tensor<8xf32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %s = "stablehlo.sort"(%v) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>) -> tensor<8xf32>
+    %i1 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i1, %s : tensor<i32>, tensor<8xf32>
+  }
+  func.return %y : tensor<8xf32>
+}
+)";
+  auto executable = Executable::Compile(*client_, kSortInLoop);
+  ASSERT_FALSE(executable.ok());
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(executable.status().message(),
+              HasSubstr("10:10: stablehlo.sort is not supported"));
+}
+
+// ctest entry cuda.fault_in_loop: FAKE_CUDA_FAIL_AFTER=cuLaunchKernel:5,
+// so the sixth launch, in the loop's third iteration, fails.
+TEST_F(CudaPluginTest, LoopFailingMidwayReturnsTheErrorNotAHang) {
+  if (!FaultInjected("FAKE_CUDA_FAIL_AFTER")) {
+    GTEST_SKIP() << "runs with FAKE_CUDA_FAIL_AFTER set";
+  }
+  auto executable = Executable::Compile(*client_, kSumNTimes);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const int32_t n = 10;
+  auto v = Upload(Iota(1000, 1.0f), devices_[0]);
+  auto n_buffer =
+      client_->BufferFromHost(&n, PJRTX_Buffer_Type_S32, {}, devices_[0]);
+  ASSERT_TRUE(v.ok() && n_buffer.ok());
+  auto run = executable->Execute(devices_[0], {&*v, &*n_buffer});
+  const absl::Status status = run.ok() ? run->done.Await() : run.status();
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("CUDA_ERROR_UNKNOWN"));
+  EXPECT_THAT(status.message(), HasSubstr("6:18: stablehlo.while"));
+  if (run.ok()) {
+    auto out = run->outputs[1].ToHostSync();
+    EXPECT_FALSE(out.ok());
+  }
+  // The failure is the run's, not the GPU's: transfers go on working.
+  auto back = v->ToHostSync();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(AsFloats(*back) == Iota(1000, 1.0f));
 }
 
 // ctest entry cuda.fault_allocation: FAKE_CUDA_FAIL_ALLOC_AFTER=2.
