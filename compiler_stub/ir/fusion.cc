@@ -7,20 +7,6 @@
 namespace pjrtx::ir {
 namespace {
 
-bool IsElementwise(OpCode op) {
-  switch (op) {
-    case OpCode::kUnary:
-    case OpCode::kBinary:
-    case OpCode::kCompare:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
-    case OpCode::kConvert:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool IsScalarTensor(const ValueType& t) {
   return t.kind == ValueType::Kind::kTensor && t.shape.dims.empty();
 }
@@ -284,6 +270,20 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
 }
 
 }  // namespace
+
+bool IsElementwise(OpCode op) {
+  switch (op) {
+    case OpCode::kUnary:
+    case OpCode::kBinary:
+    case OpCode::kCompare:
+    case OpCode::kSelect:
+    case OpCode::kClamp:
+    case OpCode::kConvert:
+      return true;
+    default:
+      return false;
+  }
+}
 
 void FuseElementwise(Program& program) {
   for (size_t i = 0; i < program.computations.size(); ++i) {

@@ -6,6 +6,10 @@
 
 namespace pjrtx::ir {
 
+// True for the ops elementwise fusion groups: unary, binary, compare,
+// select, clamp and convert.
+bool IsElementwise(OpCode op);
+
 // Replaces groups of elementwise instructions over one shape — unary,
 // binary, compare, select, clamp, convert, reading rank-0 broadcasts as
 // scalars — by kFusedElementwise instructions, so

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "compiler_stub/ir/fusion.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/kernel_writer.h"
 #include "compiler_stub/ptx/ptx_builder.h"
@@ -32,20 +33,6 @@ absl::string_view Description(OpCode opcode) {
       return "a dot_general kernel.";
     default:
       return "a data movement kernel.";
-  }
-}
-
-bool IsElementwise(OpCode opcode) {
-  switch (opcode) {
-    case OpCode::kUnary:
-    case OpCode::kBinary:
-    case OpCode::kCompare:
-    case OpCode::kSelect:
-    case OpCode::kClamp:
-    case OpCode::kConvert:
-      return true;
-    default:
-      return false;
   }
 }
 
@@ -104,7 +91,7 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   kernel.outputs = instruction.results;
   kernel.threads =
       static_cast<uint64_t>(instruction.result_types[0].shape.num_elements());
-  if (IsElementwise(instruction.opcode)) {
+  if (ir::IsElementwise(instruction.opcode)) {
     absl::StatusOr<std::string> ptx =
         EmitElementwiseKernel(instruction, name, target);
     if (!ptx.ok()) return ptx.status();

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/issue_scope.h"
 #include "plugins/cuda/issued_events.h"
+#include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/operation_header.h"
 #include "runtime/collectives/output_dims.h"
 #include "runtime/core/base/buffer.h"
@@ -85,34 +86,17 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
     const NcclLibrary& nccl, GpuDriver& driver,
     std::shared_ptr<pjrtx::ClientState> client,
     absl::Span<const int64_t> device_ids, int64_t timeout_ms) {
-  std::map<int64_t, int> index_of_id;
-  for (int d = 0; d < client->num_devices(); ++d) {
-    index_of_id[client->device(d).global_id] = d;
-  }
-  std::map<int64_t, size_t> position_of_id;
-  std::vector<int> devices;
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<int> devices,
+      pjrtx::collectives::ResolveDeviceIds(*client, device_ids));
   for (size_t r = 0; r < device_ids.size(); ++r) {
     const int64_t id = device_ids[r];
-    auto found = index_of_id.find(id);
-    if (found == index_of_id.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "device_ids[", r, "] is ", id,
-          ", which is not a device of this client; expected global device "
-          "ids"));
-    }
-    auto [previous, inserted] = position_of_id.emplace(id, r);
-    if (!inserted) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "device id ", id, " appears twice in device_ids (at ",
-          previous->second, " and ", r, "); each device may be one rank only"));
-    }
-    if (!client->device(found->second).addressable) {
+    if (!client->device(devices[r]).addressable) {
       return absl::UnimplementedError(absl::StrCat(
           "device_ids[", r, "] (", id,
           ") is a device of another process; the NCCL communicator spans "
           "this process's GPUs only"));
     }
-    devices.push_back(found->second);
   }
   const int64_t size = static_cast<int64_t>(devices.size());
   std::unique_ptr<NcclCommunicator> communicator(

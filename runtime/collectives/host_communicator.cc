@@ -13,6 +13,7 @@
 #include "runtime/collectives/algorithm.h"
 #include "runtime/collectives/all_to_all.h"
 #include "runtime/collectives/broadcast.h"
+#include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/halving_doubling.h"
 #include "runtime/collectives/hierarchical.h"
 #include "runtime/collectives/in_process_transport.h"
@@ -200,34 +201,16 @@ std::string RendezvousKey(absl::Span<const int64_t> device_ids) {
 absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
     std::shared_ptr<ClientState> client, absl::Span<const int64_t> device_ids,
     int64_t timeout_ms, TransportFactory make_remote) {
-  std::map<int64_t, int> index_of_id;
-  for (int d = 0; d < client->num_devices(); ++d) {
-    index_of_id[client->device(d).global_id] = d;
-  }
-  std::map<int64_t, size_t> position_of_id;
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int> devices,
+                         ResolveDeviceIds(*client, device_ids));
   Layout layout;
   std::map<int64_t, int> slice_number;  // Slice index -> position.
   std::map<int, int> process_of_slice;
   bool any_local = false;
   for (size_t r = 0; r < device_ids.size(); ++r) {
     const int64_t id = device_ids[r];
-    auto found = index_of_id.find(id);
-    if (found == index_of_id.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "device_ids[", r, "] is ", id,
-          ", which is not a device of this client; expected global device "
-          "ids"));
-    }
-    auto [previous, inserted] = position_of_id.emplace(id, r);
-    if (!inserted) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("device id ", id, " appears twice in device_ids (at ",
-                       previous->second, " and ", r,
-                       "); each device may be "
-                       "one rank only"));
-    }
-    const DeviceSpec& spec = client->device(found->second);
-    layout.devices.push_back(found->second);
+    const DeviceSpec& spec = client->device(devices[r]);
+    layout.devices.push_back(devices[r]);
     layout.in_this_process.push_back(spec.addressable);
     auto [slice, new_slice] = slice_number.emplace(
         SliceOf(spec), static_cast<int>(layout.slices.size()));
@@ -242,7 +225,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
     if (!spec.addressable) continue;
     any_local = true;
     const MemorySpace& memory =
-        client->memory(client->default_memory(found->second));
+        client->memory(client->default_memory(devices[r]));
     if (!memory.spec().host_addressable) {
       return absl::UnimplementedError(
           absl::StrCat("device ", id,

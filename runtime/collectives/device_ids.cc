@@ -1,0 +1,39 @@
+#include "runtime/collectives/device_ids.h"
+
+#include <map>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace pjrtx::collectives {
+
+absl::StatusOr<std::vector<int>> ResolveDeviceIds(
+    const ClientState& client, absl::Span<const int64_t> device_ids) {
+  std::map<int64_t, int> index_of_id;
+  for (int d = 0; d < client.num_devices(); ++d) {
+    index_of_id[client.device(d).global_id] = d;
+  }
+  std::map<int64_t, size_t> position_of_id;
+  std::vector<int> devices;
+  devices.reserve(device_ids.size());
+  for (size_t r = 0; r < device_ids.size(); ++r) {
+    const int64_t id = device_ids[r];
+    auto found = index_of_id.find(id);
+    if (found == index_of_id.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device_ids[", r, "] is ", id,
+          ", which is not a device of this client; expected global device "
+          "ids"));
+    }
+    auto [previous, inserted] = position_of_id.emplace(id, r);
+    if (!inserted) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "device id ", id, " appears twice in device_ids (at ",
+          previous->second, " and ", r, "); each device may be one rank only"));
+    }
+    devices.push_back(found->second);
+  }
+  return devices;
+}
+
+}  // namespace pjrtx::collectives
