@@ -2,7 +2,10 @@
 // time (cuda_driver.h). Where no GPU can be used, the plugin still loads,
 // reports zero devices and says precisely why (pjrtx.unavailable_reason).
 // Collectives run on NCCL, also loaded at run time (nccl_library.h); where
-// it is missing the plugin has none, and `cuda.nccl` says why.
+// it is missing the plugin has none, and `cuda.nccl` says why. Plain
+// matmuls run on cuBLASLt, loaded at run time too (cublaslt_library.h);
+// where it is missing they run as PTX kernels, and `cuda.cublaslt` says
+// why.
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/cuda_driver.h"
+#if PJRTX_CUDA_WITH_CUBLASLT
+#include "plugins/cuda/cublaslt_library.h"
+#endif
 #include "plugins/cuda/gpu_driver.h"
 #include "plugins/cuda/no_device_driver.h"
 #if PJRTX_CUDA_WITH_NCCL
@@ -53,6 +59,22 @@ std::string DescribeNccl() {
 #endif
 }
 
+// The `cuda.cublaslt` attribute: the cuBLASLt that runs matmuls, or why
+// there is none (and they run as PTX kernels).
+std::string DescribeCublasLt() {
+#if PJRTX_CUDA_WITH_CUBLASLT
+  const CublasLtLibrary& cublaslt = LoadCublasLt();
+  if (cublaslt.api == nullptr) {
+    return absl::StrCat("unavailable: ", cublaslt.unavailable_reason);
+  }
+  return absl::StrCat("cuBLASLt ", CublasLtVersionText(cublaslt.version), " (",
+                      cublaslt.path, ")");
+#else
+  return "unavailable: the plugin was built without cuBLASLt's header "
+         "(cublasLt.h)";
+#endif
+}
+
 class CudaPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "cuda"; }
@@ -75,7 +97,8 @@ class CudaPlugin : public pjrtx::Plugin {
             {"cuda.driver_version", int64_t{found.driver_version}},
             {"cuda.gpus_found", static_cast<int64_t>(found.gpus.size())},
             {"cuda.gpus", absl::StrJoin(gpus, "; ")},
-            {"cuda.nccl", DescribeNccl()}};
+            {"cuda.nccl", DescribeNccl()},
+            {"cuda.cublaslt", DescribeCublasLt()}};
   }
 
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(

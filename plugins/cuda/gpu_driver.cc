@@ -6,6 +6,10 @@
 #include "absl/strings/str_cat.h"
 #include "plugins/cuda/cuda_queue.h"
 #include "plugins/cuda/cuda_status.h"
+#if PJRTX_CUDA_WITH_CUBLASLT
+#include "plugins/cuda/cublaslt_library.h"
+#include "plugins/cuda/cublaslt_matmul.h"
+#endif
 #include "plugins/cuda/gpu_program.h"
 #include "plugins/cuda/issue_scope.h"
 #include "plugins/cuda/staged_copies.h"
@@ -44,9 +48,12 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
 
 GpuDriver::~GpuDriver() {
   // Completions first (they return staging chunks and free memory), then
-  // the staging pool, then the GPUs.
+  // the staging pool and the cuBLASLt handles, then the GPUs.
   completions_.reset();
   if (!gpus_.empty() && gpus_.front()->MakeCurrent().ok()) staging_.reset();
+#if PJRTX_CUDA_WITH_CUBLASLT
+  cublaslt_.clear();
+#endif
   gpus_.clear();
 }
 
@@ -277,9 +284,36 @@ absl::StatusOr<pjrtx::CompiledProgram> GpuDriver::Compile(
     const pjrtx::ProgramOptions& options) {
   std::vector<Gpu*> gpus;
   for (const std::unique_ptr<Gpu>& gpu : gpus_) gpus.push_back(gpu.get());
-  return CompileGpuProgram(api_, gpus, *staging_, *completions_, format, code,
-                           options);
+  PrepareLibraryMatmul prepare_matmul;
+#if PJRTX_CUDA_WITH_CUBLASLT
+  prepare_matmul = [this](const PlannedMatmul& matmul)
+      -> absl::StatusOr<std::unique_ptr<LibraryMatmul>> {
+    // Without cuBLASLt, the kernel.
+    if (CublasLtGpus().empty()) return nullptr;
+    PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<CublasLtMatmul> prepared,
+                           CublasLtMatmul::Prepare(CublasLtGpus(), matmul));
+    return std::unique_ptr<LibraryMatmul>(std::move(prepared));
+  };
+#endif
+  return CompileGpuProgram(api_, gpus, *staging_, *completions_, prepare_matmul,
+                           format, code, options);
 }
+
+#if PJRTX_CUDA_WITH_CUBLASLT
+const std::vector<CublasLtGpu*>& GpuDriver::CublasLtGpus() {
+  std::call_once(cublaslt_once_, [this] {
+    const CublasLtLibrary& cublaslt = LoadCublasLt();
+    if (cublaslt.api == nullptr) return;
+    // Handles and workspaces come on first use (cublaslt_gpu.h).
+    for (const std::unique_ptr<Gpu>& gpu : gpus_) {
+      cublaslt_.push_back(
+          std::make_unique<CublasLtGpu>(*cublaslt.api, api_, *gpu));
+      cublaslt_gpus_.push_back(cublaslt_.back().get());
+    }
+  });
+  return cublaslt_gpus_;
+}
+#endif
 
 std::unique_ptr<pjrtx::DeviceQueue> GpuDriver::CreateNativeQueue(int device) {
   return std::make_unique<CudaQueue>(*gpus_[device], *completions_, *issued_,

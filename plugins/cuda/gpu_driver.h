@@ -1,13 +1,14 @@
 // The CUDA plugin's driver: GPUs of this process as pjrtx devices, each with
 // a "device" memory (its stream-ordered pool) and a "pinned_host" memory,
 // copies on the GPU's upload, download and compute streams, programs as PTX
-// kernels.
+// kernels and, where cuBLASLt is there, matmuls through it.
 #ifndef PJRTX_PLUGINS_CUDA_GPU_DRIVER_H_
 #define PJRTX_PLUGINS_CUDA_GPU_DRIVER_H_
 
 #include <cuda.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,9 @@
 #include "absl/functional/any_invocable.h"
 #include "absl/status/statusor.h"
 #include "plugins/cuda/completion_thread.h"
+#if PJRTX_CUDA_WITH_CUBLASLT
+#include "plugins/cuda/cublaslt_gpu.h"
+#endif
 #include "plugins/cuda/cuda_driver.h"
 #include "plugins/cuda/gpu.h"
 #include "plugins/cuda/issue_scope.h"
@@ -88,6 +92,15 @@ class GpuDriver : public pjrtx::Driver {
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::unique_ptr<PinnedStagingPool> staging_;
   std::unique_ptr<IssuedEvents> issued_;
+#if PJRTX_CUDA_WITH_CUBLASLT
+  // cuBLASLt's state on every GPU, in the same order; empty where cuBLASLt
+  // cannot be used. Set up by the first compile that has a plain matmul:
+  // the library is large, and programs without matmuls never need it.
+  const std::vector<CublasLtGpu*>& CublasLtGpus();
+  std::once_flag cublaslt_once_;
+  std::vector<std::unique_ptr<CublasLtGpu>> cublaslt_;
+  std::vector<CublasLtGpu*> cublaslt_gpus_;
+#endif
   // Declared last: destroyed first, finishing every completion while the
   // GPUs and the staging pool still exist.
   std::unique_ptr<CompletionThread> completions_;

@@ -46,12 +46,16 @@ class GpuProgram : public pjrtx::DeviceProgram {
  public:
   GpuProgram(const DriverApi& api, std::vector<Gpu*> gpus,
              PinnedStagingPool& staging, std::vector<Block> blocks,
-             std::vector<PlannedKernel> kernels)
+             std::vector<PlannedKernel> kernels,
+             std::vector<PlannedMatmul> matmuls,
+             std::vector<std::unique_ptr<LibraryMatmul>> library_matmuls)
       : api_(api),
         gpus_(std::move(gpus)),
         staging_(staging),
         blocks_(std::move(blocks)),
         kernels_(std::move(kernels)),
+        matmuls_(std::move(matmuls)),
+        library_matmuls_(std::move(library_matmuls)),
         per_gpu_(gpus_.size()) {}
 
   ~GpuProgram() override {
@@ -125,7 +129,8 @@ class GpuProgram : public pjrtx::DeviceProgram {
           "a CUDA program runs only from its device's queue");
     }
     PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope->Use(StreamKind::kCompute));
-    RunState run{*scope, stream, per_gpu_[context.device], context.counters};
+    RunState run{*scope, stream, context.device, per_gpu_[context.device],
+                 context.counters};
     const Block& entry = blocks_[0];
     std::vector<CUdeviceptr> parameters;
     for (const pjrtx::DeviceAddress& argument : arguments) {
@@ -162,6 +167,7 @@ class GpuProgram : public pjrtx::DeviceProgram {
   struct RunState {
     IssueScope& scope;
     CUstream stream;
+    int device;  // Indexes gpus_.
     const PerGpu& gpu;
     pjrtx::TransferCounters* counters;  // May be null.
   };
@@ -205,6 +211,10 @@ class GpuProgram : public pjrtx::DeviceProgram {
           PJRTX_RETURN_IF_ERROR(
               Launch(run, step.kernel, output_of, address, temporaries));
           break;
+        case Step::Kind::kMatmul:
+          PJRTX_RETURN_IF_ERROR(
+              RunMatmul(run, step, output_of, address, temporaries));
+          break;
         case Step::Kind::kAlias:
           for (size_t i = 0; i < step.results.size(); ++i) {
             address[step.results[i]] = address[step.operands[i]];
@@ -223,24 +233,34 @@ class GpuProgram : public pjrtx::DeviceProgram {
     return absl::OkStatus();
   }
 
+  // Gives `value`, of `bytes`, its memory: the caller's output it
+  // becomes, or a temporary.
+  absl::Status PlaceResult(RunState& run, int value, size_t bytes,
+                           absl::Span<const CUdeviceptr> output_of,
+                           std::vector<CUdeviceptr>& address,
+                           std::vector<CUdeviceptr>& temporaries) {
+    if (!output_of.empty() && output_of[value] != 0) {
+      address[value] = output_of[value];
+      return absl::OkStatus();
+    }
+    CUdeviceptr pointer = 0;
+    PJRTX_CUDA_RETURN_IF_ERROR(
+        api_, cuMemAllocFromPoolAsync(&pointer, std::max<size_t>(bytes, 1),
+                                      run.scope.gpu().pool(), run.stream));
+    temporaries.push_back(pointer);
+    address[value] = pointer;
+    return absl::OkStatus();
+  }
+
   absl::Status Launch(RunState& run, int index,
                       absl::Span<const CUdeviceptr> output_of,
                       std::vector<CUdeviceptr>& address,
                       std::vector<CUdeviceptr>& temporaries) {
     const PlannedKernel& kernel = kernels_[index];
     for (size_t o = 0; o < kernel.outputs.size(); ++o) {
-      const int value = kernel.outputs[o];
-      if (!output_of.empty() && output_of[value] != 0) {
-        address[value] = output_of[value];
-        continue;
-      }
-      CUdeviceptr pointer = 0;
-      PJRTX_CUDA_RETURN_IF_ERROR(
-          api_, cuMemAllocFromPoolAsync(
-                    &pointer, std::max<size_t>(kernel.output_bytes[o], 1),
-                    run.scope.gpu().pool(), run.stream));
-      temporaries.push_back(pointer);
-      address[value] = pointer;
+      PJRTX_RETURN_IF_ERROR(PlaceResult(run, kernel.outputs[o],
+                                        kernel.output_bytes[o], output_of,
+                                        address, temporaries));
     }
     if (kernel.elements == 0) return absl::OkStatus();
     std::vector<CUdeviceptr> params;
@@ -262,6 +282,22 @@ class GpuProgram : public pjrtx::DeviceProgram {
                              kThreadsPerBlock, 1, 1, 0, run.stream,
                              param_pointers.data(), nullptr));
     return absl::OkStatus();
+  }
+
+  // A plain matmul through the library, on the compute stream like the
+  // kernels.
+  absl::Status RunMatmul(RunState& run, const Step& step,
+                         absl::Span<const CUdeviceptr> output_of,
+                         std::vector<CUdeviceptr>& address,
+                         std::vector<CUdeviceptr>& temporaries) {
+    const PlannedMatmul& matmul = matmuls_[step.matmul];
+    PJRTX_RETURN_IF_ERROR(PlaceResult(run, matmul.result, matmul.result_bytes,
+                                      output_of, address, temporaries));
+    const CUdeviceptr scale = matmul.scale >= 0 ? address[matmul.scale] : 0;
+    return WithContext(library_matmuls_[step.matmul]->Run(
+                           run.device, run.stream, address[matmul.lhs],
+                           address[matmul.rhs], address[matmul.result], scale),
+                       step.where);
   }
 
   // Runs block `index` on `parameters`, its captures read from the
@@ -392,6 +428,9 @@ class GpuProgram : public pjrtx::DeviceProgram {
   PinnedStagingPool& staging_;
   std::vector<Block> blocks_;
   std::vector<PlannedKernel> kernels_;
+  // Parallel: what each kMatmul step multiplies, and what runs it.
+  std::vector<PlannedMatmul> matmuls_;
+  std::vector<std::unique_ptr<LibraryMatmul>> library_matmuls_;
   std::vector<PerGpu> per_gpu_;
 };
 
@@ -400,8 +439,8 @@ class GpuProgram : public pjrtx::DeviceProgram {
 absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     const DriverApi& api, const std::vector<Gpu*>& gpus,
     PinnedStagingPool& staging, CompletionThread& completions,
-    std::string_view format, std::string_view code,
-    const pjrtx::ProgramOptions& options) {
+    const PrepareLibraryMatmul& prepare_matmul, std::string_view format,
+    std::string_view code, const pjrtx::ProgramOptions& options) {
   if (format != "mlir") {
     return absl::InvalidArgumentError(
         absl::StrCat("Unknown program format '", std::string(format),
@@ -433,9 +472,23 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     sm = std::min(sm,
                   gpu->info().compute_major * 10 + gpu->info().compute_minor);
   }
-  PJRTX_ASSIGN_OR_RETURN(ProgramPlan plan, PlanProgram(program, sm));
+  // Each matmul the library prepares becomes the plan's next one.
+  std::vector<std::unique_ptr<LibraryMatmul>> library_matmuls;
+  MatmulFilter library_matmul;
+  if (prepare_matmul) {
+    library_matmul = [&](const PlannedMatmul& matmul) -> absl::StatusOr<bool> {
+      PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<LibraryMatmul> prepared,
+                             prepare_matmul(matmul));
+      if (prepared == nullptr) return false;
+      library_matmuls.push_back(std::move(prepared));
+      return true;
+    };
+  }
+  PJRTX_ASSIGN_OR_RETURN(ProgramPlan plan,
+                         PlanProgram(program, sm, library_matmul));
   auto gpu_program = std::make_unique<GpuProgram>(
-      api, gpus, staging, std::move(plan.blocks), std::move(plan.kernels));
+      api, gpus, staging, std::move(plan.blocks), std::move(plan.kernels),
+      std::move(plan.matmuls), std::move(library_matmuls));
   PJRTX_RETURN_IF_ERROR(gpu_program->Load());
   for (const std::vector<uint8_t>* bytes : plan.constants) {
     PJRTX_RETURN_IF_ERROR(gpu_program->AddConstant(*bytes, completions));

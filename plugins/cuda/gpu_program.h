@@ -8,12 +8,14 @@
 // instruction the PTX kernel generator supports
 // (compiler_stub/ptx/instruction_kernels.h: data movement, reductions,
 // dot_general, lone elementwise ops); constants are uploaded once, reshapes
-// alias their operand. while, if, case and call run their regions' (or
-// callee's) kernels the same way; the predicate of a while or if and the
-// index of a case are read back to the host, which picks what to issue next
-// (each read counted as a device-to-host transfer). Collectives and the
-// other ops are UNIMPLEMENTED at compile time, naming the op and its
-// position.
+// alias their operand. Plain matmuls (plain_matmul.h) that a library
+// prepares (`prepare_matmul`: cuBLASLt, when it is there) run through it,
+// on the same stream, instead of the dot_general kernel. while, if, case and
+// call run their regions' (or callee's) kernels the same way; the predicate of
+// a while or if and the index of a case are read back to the host, which picks
+// what to issue next (each read counted as a device-to-host transfer).
+// Collectives and the other ops are UNIMPLEMENTED at compile time, naming the
+// op and its position.
 #ifndef PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 #define PJRTX_PLUGINS_CUDA_GPU_PROGRAM_H_
 
@@ -25,6 +27,7 @@
 #include "plugins/cuda/cuda_driver.h"
 #include "plugins/cuda/gpu.h"
 #include "plugins/cuda/pinned_staging_pool.h"
+#include "plugins/cuda/plain_matmul.h"
 #include "runtime/core/base/driver.h"
 
 namespace cuda_plugin {
@@ -32,8 +35,8 @@ namespace cuda_plugin {
 absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     const DriverApi& api, const std::vector<Gpu*>& gpus,
     PinnedStagingPool& staging, CompletionThread& completions,
-    std::string_view format, std::string_view code,
-    const pjrtx::ProgramOptions& options);
+    const PrepareLibraryMatmul& prepare_matmul, std::string_view format,
+    std::string_view code, const pjrtx::ProgramOptions& options);
 
 }  // namespace cuda_plugin
 

@@ -1,6 +1,9 @@
 #include "plugins/cuda/program_plan.h"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -53,7 +56,8 @@ std::string Identifier(const std::string& name) {
 
 class Planner {
  public:
-  Planner(const Program& program, int sm) : program_(program), sm_(sm) {
+  Planner(const Program& program, int sm, const MatmulFilter& library_matmul)
+      : program_(program), sm_(sm), library_matmul_(library_matmul) {
     block_of_.assign(program.computations.size(), kUnplanned);
   }
 
@@ -181,6 +185,12 @@ class Planner {
           break;
         }
         default: {
+          PJRTX_ASSIGN_OR_RETURN(std::optional<Step> matmul,
+                                 PlanLibraryMatmul(instruction, block));
+          if (matmul.has_value()) {
+            block.steps.push_back(*std::move(matmul));
+            break;
+          }
           PJRTX_ASSIGN_OR_RETURN(
               Step step, AddInstructionKernel(computation, instruction,
                                               absl::StrCat(prefix, "_op", i)));
@@ -245,6 +255,46 @@ class Planner {
     return AddKernel(std::move(kernel));
   }
 
+  // A plain matmul the library accepts, as a step of `block`; nullopt for
+  // every other instruction.
+  absl::StatusOr<std::optional<Step>> PlanLibraryMatmul(
+      const Instruction& instruction, Block& block) {
+    if (!library_matmul_ || instruction.opcode != OpCode::kDotGeneral) {
+      return std::nullopt;
+    }
+    std::optional<PlannedMatmul> matmul = AsPlainMatmul(instruction, sm_);
+    if (!matmul.has_value()) return std::nullopt;
+    PJRTX_ASSIGN_OR_RETURN(bool accepted, library_matmul_(*matmul));
+    if (!accepted) return std::nullopt;
+    if (matmul->lhs_type == pjrtx::ir::ElementType::kF8E4M3FN) {
+      // The scale is a value of the block of its own, past the
+      // computation's, bound to the plan's constant 1.0.
+      matmul->scale = block.num_values++;
+      block.constants.emplace_back(matmul->scale, UnitScale());
+    }
+    Step step;
+    step.kind = Step::Kind::kMatmul;
+    step.matmul = static_cast<int>(plan_.matmuls.size());
+    step.operands = {matmul->lhs, matmul->rhs};
+    step.results = {matmul->result};
+    step.where = Where(instruction);
+    plan_.matmuls.push_back(*std::move(matmul));
+    return step;
+  }
+
+  // The index of the plan's constant f32 1.0, added on first use.
+  int UnitScale() {
+    if (unit_scale_ < 0) {
+      constexpr float kOne = 1.0f;
+      auto bytes = std::make_unique<std::vector<uint8_t>>(sizeof(kOne));
+      std::memcpy(bytes->data(), &kOne, sizeof(kOne));
+      unit_scale_ = static_cast<int>(plan_.constants.size());
+      plan_.constants.push_back(bytes.get());
+      plan_.own_constants.push_back(std::move(bytes));
+    }
+    return unit_scale_;
+  }
+
   Step AddKernel(PlannedKernel kernel) {
     Step step;
     step.kind = Step::Kind::kKernel;
@@ -289,15 +339,18 @@ class Planner {
 
   const Program& program_;
   const int sm_;
+  const MatmulFilter& library_matmul_;
   ProgramPlan plan_;
+  int unit_scale_ = -1;  // Index into plan_.constants; -1 until needed.
   // Per computation: its block, kUnplanned or kPlanning.
   std::vector<int> block_of_;
 };
 
 }  // namespace
 
-absl::StatusOr<ProgramPlan> PlanProgram(const Program& program, int sm) {
-  Planner planner(program, sm);
+absl::StatusOr<ProgramPlan> PlanProgram(const Program& program, int sm,
+                                        const MatmulFilter& library_matmul) {
+  Planner planner(program, sm, library_matmul);
   PJRTX_ASSIGN_OR_RETURN(int entry, planner.BlockOf(program.entry));
   if (entry != 0) {
     return absl::InternalError("the entry computation's block is not first");

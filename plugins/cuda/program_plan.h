@@ -2,19 +2,23 @@
 // reaches (the entry itself, the regions of while, if and case, and the
 // functions that call runs) becomes a block of steps over that
 // computation's own value numbers, and each step launches a PTX kernel,
-// aliases memory, or passes control to other blocks. Planning generates the
+// runs a matrix multiplication through a library (cuBLASLt), aliases
+// memory, or passes control to other blocks. Planning generates the
 // kernels (compiler_stub/ptx); GpuProgram loads them and runs the blocks.
 #ifndef PJRTX_PLUGINS_CUDA_PROGRAM_PLAN_H_
 #define PJRTX_PLUGINS_CUDA_PROGRAM_PLAN_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler_stub/ir/program.h"
+#include "plugins/cuda/plain_matmul.h"
 
 namespace cuda_plugin {
 
@@ -32,6 +36,7 @@ struct PlannedKernel {
 struct Step {
   enum class Kind {
     kKernel,  // Launches `kernel`.
+    kMatmul,  // Runs ProgramPlan::matmuls[matmul] through the library.
     kAlias,   // results[i] is operands[i]'s memory (reshape, barriers).
     kWhile,   // blocks: cond, body; operands: the initial loop state;
               // results: the state once cond is false.
@@ -42,6 +47,7 @@ struct Step {
   };
   Kind kind = Kind::kKernel;
   int kernel = -1;  // kKernel: index into ProgramPlan::kernels.
+  int matmul = -1;  // kMatmul: index into ProgramPlan::matmuls.
   std::vector<int> operands;
   std::vector<int> results;
   std::vector<int> blocks;  // Indices into ProgramPlan::blocks.
@@ -69,19 +75,31 @@ struct Block {
 struct ProgramPlan {
   std::vector<Block> blocks;  // blocks[0] is the entry computation's.
   std::vector<PlannedKernel> kernels;
+  std::vector<PlannedMatmul> matmuls;
   // Constant values in the literal storage layout; they point into the
-  // program planned, which must outlive their use.
+  // program planned, or into `own_constants` (values the planner adds,
+  // such as FP8 scales), which must outlive their use.
   std::vector<const std::vector<uint8_t>*> constants;
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> own_constants;
 };
 
+// Asked about each plain matmul (plain_matmul.h) of a program: true when a
+// library will run it (the matmul becomes a kMatmul step, the next entry
+// of ProgramPlan::matmuls), false when it has no way to (it becomes a PTX
+// kernel); an error fails the planning.
+using MatmulFilter = std::function<absl::StatusOr<bool>(const PlannedMatmul&)>;
+
 // Plans `program` (compiled with fusion) for GPUs of compute capability
-// `sm` (major * 10 + minor). Only live instructions get steps. Errors:
+// `sm` (major * 10 + minor). Plain matmuls that `library_matmul` (when
+// set) accepts run through the library, every other instruction as a
+// kernel. Only live instructions get steps. Errors:
 // UNIMPLEMENTED "the CUDA plugin cannot run this program yet: L:C: <op>
 // ..." for an instruction no kernel generator supports, control flow over
 // tuples or tokens, and recursive calls; the kernel generators' other
 // errors as they are.
 absl::StatusOr<ProgramPlan> PlanProgram(const pjrtx::ir::Program& program,
-                                        int sm);
+                                        int sm,
+                                        const MatmulFilter& library_matmul);
 
 }  // namespace cuda_plugin
 

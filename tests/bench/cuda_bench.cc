@@ -17,8 +17,14 @@
 //                  the GPU's copy bandwidth (bar 0.7);
 //   cuda.dispatch  a one-element add executed and awaited vs cuLaunchKernel
 //                  of an empty kernel + stream sync;
-//   dot            bf16 and FP8 dot_general against cuBLASLt: reported as
-//                  UNSUPPORTED until the plugin uses cuBLASLt.
+//   cuda.dot_*     dot_general of n x n matrices (n = 4096; 256 with
+//                  --quick), bf16 and (on GPUs of compute capability 9.0
+//                  and newer) FP8 E4M3 operands with an f32 result, FP8
+//                  with the rhs as [n, k] (Hopper's FP8 layout), vs
+//                  cublasLtMatmul of the same product on memory allocated
+//                  up front, after a check that both give the same
+//                  values. UNSUPPORTED where the plugin or the bench has no
+//                  cuBLASLt (the `cuda.cublaslt` attribute says why).
 //
 //   cuda_bench --plugin=PATH [--option k=v]... [--quick] [--require-gpu]
 //
@@ -48,6 +54,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "plugins/cuda/cuda_driver.h"
+#if PJRTX_CUDA_BENCH_WITH_CUBLASLT
+#include "plugins/cuda/cublaslt_library.h"
+#endif
 #include "runtime/client/client.h"
 #include "runtime/client/executable.h"
 #include "runtime/client/status_from_error.h"
@@ -376,29 +385,179 @@ func.func @main(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
 }
 )";
 
-std::string DotProgram(int64_t n, const std::string& type) {
+#if PJRTX_CUDA_BENCH_WITH_CUBLASLT
+// lhs [n, n] · rhs [n, n] -> f32 [n, n]; with `rhs_transposed` the rhs is
+// [n (columns of the result), n (contracted)].
+std::string DotProgram(int64_t n, const std::string& type,
+                       bool rhs_transposed) {
   const std::string operand =
       absl::StrCat("tensor<", n, "x", n, "x", type, ">");
   const std::string result = absl::StrCat("tensor<", n, "x", n, "xf32>");
-  return absl::StrCat("func.func @main(%a: ", operand, ", %b: ", operand,
-                      ") -> ", result,
-                      " {\n  %0 = stablehlo.dot_general %a, %b, "
-                      "contracting_dims = [1] x [0] : (",
-                      operand, ", ", operand, ") -> ", result,
-                      "\n  func.return %0 : ", result, "\n}\n");
+  return absl::StrCat(
+      "func.func @main(%a: ", operand, ", %b: ", operand, ") -> ", result,
+      " {\n  %0 = stablehlo.dot_general %a, %b, "
+      "contracting_dims = [1] x [",
+      rhs_transposed ? 1 : 0, "] : (", operand, ", ", operand, ") -> ", result,
+      "\n  func.return %0 : ", result, "\n}\n");
 }
+
+// Operands whose products and sums are exact in f32 (0, ±1/4, ±1/2, ±1),
+// so that the plugin and the anchor must agree to the bit whatever order
+// their kernels sum in: the encodings in bf16 and in FP8 E4M3.
+constexpr uint16_t kBf16Values[] = {0x0000, 0x3E80, 0x3F00, 0x3F80,
+                                    0xBE80, 0xBF00, 0xBF80};
+constexpr uint8_t kFp8Values[] = {0x00, 0x28, 0x30, 0x38, 0xA8, 0xB0, 0xB8};
+
+std::vector<uint8_t> DotOperand(int64_t elements, bool fp8, uint32_t seed) {
+  std::vector<uint8_t> bytes(elements * (fp8 ? 1 : 2));
+  uint32_t state = seed;
+  for (int64_t i = 0; i < elements; ++i) {
+    state = state * 1664525u + 1013904223u;
+    const uint32_t pick = (state >> 16) % 7;
+    if (fp8) {
+      bytes[i] = kFp8Values[pick];
+    } else {
+      std::memcpy(&bytes[2 * i], &kBf16Values[pick], 2);
+    }
+  }
+  return bytes;
+}
+
+// The dot anchor: cublasLtMatmul straight on the anchor's stream, with the
+// heuristic's first choice and a workspace allocated up front, computing
+// what the plugin's dot_general does (row-major C = A B as column-major
+// C^T = B^T A^T, operands swapped).
+class CublasLtAnchor {
+ public:
+  CublasLtAnchor(const cuda_plugin::CublasLtApi& blas, AnchorGpu& gpu)
+      : blas_(blas), gpu_(gpu) {}
+  ~CublasLtAnchor() {
+    gpu_.MakeCurrent();
+    if (desc_ != nullptr) blas_.cublasLtMatmulDescDestroy(desc_);
+    for (cublasLtMatrixLayout_t layout : {a_, b_, d_}) {
+      if (layout != nullptr) blas_.cublasLtMatrixLayoutDestroy(layout);
+    }
+    if (handle_ != nullptr) blas_.cublasLtDestroy(handle_);
+  }
+  CublasLtAnchor(const CublasLtAnchor&) = delete;
+  CublasLtAnchor& operator=(const CublasLtAnchor&) = delete;
+
+  // lhs [n, n] · rhs -> f32 out [n, n], as DotProgram; FP8 operands are
+  // scaled by the f32 1.0 at `scale`.
+  bool Prepare(int64_t n, bool fp8, CUdeviceptr lhs, CUdeviceptr rhs,
+               CUdeviceptr out, CUdeviceptr scale) {
+    lhs_ = lhs;
+    rhs_ = rhs;
+    out_ = out;
+    workspace_bytes_ = size_t{32} << 20;
+    workspace_ = gpu_.AllocDevice(workspace_bytes_);
+    if (workspace_ == 0 || !gpu_.MakeCurrent()) return false;
+    const cudaDataType_t type = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
+    const int32_t transa = fp8 ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int32_t transb = CUBLAS_OP_N;
+    const uint64_t size = static_cast<uint64_t>(n);
+    const void* scale_pointer = reinterpret_cast<const void*>(scale);
+    if (!Ok(blas_.cublasLtCreate(&handle_), "cublasLtCreate") ||
+        !Ok(blas_.cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F,
+                                           CUDA_R_32F),
+            "cublasLtMatmulDescCreate") ||
+        !Ok(blas_.cublasLtMatmulDescSetAttribute(
+                desc_, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof(transa)),
+            "cublasLtMatmulDescSetAttribute") ||
+        !Ok(blas_.cublasLtMatmulDescSetAttribute(
+                desc_, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof(transb)),
+            "cublasLtMatmulDescSetAttribute") ||
+        !Ok(blas_.cublasLtMatrixLayoutCreate(&a_, type, size, size, n),
+            "cublasLtMatrixLayoutCreate") ||
+        !Ok(blas_.cublasLtMatrixLayoutCreate(&b_, type, size, size, n),
+            "cublasLtMatrixLayoutCreate") ||
+        !Ok(blas_.cublasLtMatrixLayoutCreate(&d_, CUDA_R_32F, size, size, n),
+            "cublasLtMatrixLayoutCreate")) {
+      return false;
+    }
+    if (fp8) {
+      for (cublasLtMatmulDescAttributes_t attribute :
+           {CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+            CUBLASLT_MATMUL_DESC_B_SCALE_POINTER}) {
+        if (!Ok(blas_.cublasLtMatmulDescSetAttribute(
+                    desc_, attribute, &scale_pointer, sizeof(scale_pointer)),
+                "cublasLtMatmulDescSetAttribute")) {
+          return false;
+        }
+      }
+    }
+    cublasLtMatmulPreference_t preference = nullptr;
+    if (!Ok(blas_.cublasLtMatmulPreferenceCreate(&preference),
+            "cublasLtMatmulPreferenceCreate")) {
+      return false;
+    }
+    const uint64_t workspace = workspace_bytes_;
+    cublasLtMatmulHeuristicResult_t result = {};
+    int found = 0;
+    const bool picked =
+        Ok(blas_.cublasLtMatmulPreferenceSetAttribute(
+               preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+               sizeof(workspace)),
+           "cublasLtMatmulPreferenceSetAttribute") &&
+        Ok(blas_.cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, d_, d_,
+                                                preference, 1, &result, &found),
+           "cublasLtMatmulAlgoGetHeuristic");
+    blas_.cublasLtMatmulPreferenceDestroy(preference);
+    if (!picked || found < 1) {
+      std::fprintf(stderr, "error: cuBLASLt has no algorithm for the dot\n");
+      return false;
+    }
+    algo_ = result.algo;
+    return true;
+  }
+
+  // One matmul, then a stream sync.
+  bool Run() {
+    const float alpha = 1.0f;
+    const float beta = 0.0f;
+    void* out = reinterpret_cast<void*>(out_);
+    return gpu_.MakeCurrent() &&
+           Ok(blas_.cublasLtMatmul(
+                  handle_, desc_, &alpha, reinterpret_cast<const void*>(rhs_),
+                  a_, reinterpret_cast<const void*>(lhs_), b_, &beta, out, d_,
+                  out, d_, &algo_, reinterpret_cast<void*>(workspace_),
+                  workspace_bytes_, gpu_.stream()),
+              "cublasLtMatmul") &&
+           gpu_.Sync();
+  }
+
+ private:
+  bool Ok(cublasStatus_t status, const char* what) const {
+    if (status == CUBLAS_STATUS_SUCCESS) return true;
+    std::fprintf(
+        stderr, "error: %s\n",
+        cuda_plugin::CublasLtStatus(blas_, status, what).ToString().c_str());
+    return false;
+  }
+
+  const cuda_plugin::CublasLtApi& blas_;
+  AnchorGpu& gpu_;
+  cublasLtHandle_t handle_ = nullptr;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, d_ = nullptr;
+  cublasLtMatmulAlgo_t algo_ = {};
+  CUdeviceptr lhs_ = 0, rhs_ = 0, out_ = 0, workspace_ = 0;
+  size_t workspace_bytes_ = 0;
+};
+#endif  // PJRTX_CUDA_BENCH_WITH_CUBLASLT
 
 class CudaBench {
  public:
   CudaBench(Client& client, const DriverApi& api, AnchorGpu& gpu0,
-            AnchorGpu* gpu1, bool quick)
+            AnchorGpu* gpu1, int compute_major, bool quick)
       : client_(client),
         c_{client.api(), client.handle()},
         api_(api),
         gpu0_(gpu0),
         gpu1_(gpu1),
         quick_(quick),
-        trials_(quick ? 5 : 7) {
+        trials_(quick ? 5 : 7),
+        compute_major_(compute_major) {
     devices_ = client.addressable_devices();
   }
 
@@ -425,8 +584,8 @@ class CudaBench {
     }
     Chain(quick_ ? int64_t{1} << 14 : int64_t{64} << 20);
     Dispatch();
-    Dot("bf16", "bf16");
-    Dot("fp8", "f8E4M3FN");
+    Dot("bf16", false);
+    Dot("fp8", true);
     return !failed_;
   }
 
@@ -673,24 +832,131 @@ class CudaBench {
                                 r.anchor_seconds * 1e6));
   }
 
-  // No figure without both sides: the bench has no cuBLASLt anchor yet, and
-  // the plugin's dot is a plain kernel (one thread per output element),
-  // not cuBLASLt.
-  void Dot(const char* name, const std::string& type) {
-    auto program = Executable::Compile(client_, DotProgram(256, type));
-    if (!program.ok()) {
+  // The plugin's dot_general against cublasLtMatmul (see the top).
+  void Dot(const char* name, bool fp8) {
+    const std::optional<std::string> plugin_cublaslt =
+        client_.library().StringAttribute("cuda.cublaslt");
+    if (fp8 && compute_major_ < 9) {
       std::printf(
-          "UNSUPPORTED dot_%s: the plugin cannot compile dot_general on %s "
-          "yet (%s); no cuBLASLt comparison\n",
-          name, type.c_str(), std::string(program.status().message()).c_str());
-    } else {
-      std::printf(
-          "UNSUPPORTED dot_%s: the plugin compiles dot_general on %s, but "
-          "this benchmark has no cuBLASLt anchor yet\n",
-          name, type.c_str());
+          "SKIP cuda.dot_%s: FP8 matmuls need compute capability 9.0 "
+          "or newer\n",
+          name);
+      return;
     }
-    std::fflush(stdout);
+#if PJRTX_CUDA_BENCH_WITH_CUBLASLT
+    const cuda_plugin::CublasLtLibrary& cublaslt = cuda_plugin::LoadCublasLt();
+    if (cublaslt.api == nullptr ||
+        (plugin_cublaslt && plugin_cublaslt->rfind("unavailable", 0) == 0)) {
+      std::printf(
+          "UNSUPPORTED cuda.dot_%s: no cuBLASLt (plugin: %s; bench: "
+          "%s)\n",
+          name, plugin_cublaslt ? plugin_cublaslt->c_str() : "?",
+          cublaslt.api != nullptr ? "loaded"
+                                  : cublaslt.unavailable_reason.c_str());
+      return;
+    }
+    const std::string type = fp8 ? "f8E4M3FN" : "bf16";
+    const int64_t n = quick_ ? 256 : 4096;
+    const int64_t elements = n * n;
+    const int64_t operand_bytes = elements * (fp8 ? 1 : 2);
+    const int64_t out_bytes = elements * 4;
+    const std::vector<uint8_t> lhs = DotOperand(elements, fp8, 1);
+    const std::vector<uint8_t> rhs = DotOperand(elements, fp8, 2);
+    const PJRTX_Buffer_Type buffer_type =
+        fp8 ? PJRTX_Buffer_Type_F8E4M3FN : PJRTX_Buffer_Type_BF16;
+    auto program = Executable::Compile(client_, DotProgram(n, type, fp8));
+    auto a =
+        client_.BufferFromHost(lhs.data(), buffer_type, {n, n}, devices_[0]);
+    auto b =
+        client_.BufferFromHost(rhs.data(), buffer_type, {n, n}, devices_[0]);
+    const CUdeviceptr lhs_raw = gpu0_.AllocDevice(operand_bytes);
+    const CUdeviceptr rhs_raw = gpu0_.AllocDevice(operand_bytes);
+    const CUdeviceptr out_raw = gpu0_.AllocDevice(out_bytes);
+    const CUdeviceptr scale = gpu0_.AllocDevice(sizeof(float));
+    const float one = 1.0f;
+    CublasLtAnchor anchor(*cublaslt.api, gpu0_);
+    if (!program.ok() || !a.ok() || !b.ok() || lhs_raw == 0 || rhs_raw == 0 ||
+        out_raw == 0 || scale == 0 || !gpu0_.MakeCurrent() ||
+        !Check(api_,
+               api_.cuMemcpyHtoDAsync(lhs_raw, lhs.data(), operand_bytes,
+                                      gpu0_.stream()),
+               "cuMemcpyHtoDAsync") ||
+        !Check(api_,
+               api_.cuMemcpyHtoDAsync(rhs_raw, rhs.data(), operand_bytes,
+                                      gpu0_.stream()),
+               "cuMemcpyHtoDAsync") ||
+        !Check(api_,
+               api_.cuMemcpyHtoDAsync(scale, &one, sizeof(one), gpu0_.stream()),
+               "cuMemcpyHtoDAsync") ||
+        !gpu0_.Sync() ||
+        !anchor.Prepare(n, fp8, lhs_raw, rhs_raw, out_raw, scale)) {
+      std::fprintf(stderr, "error: dot_%s setup: %s %s %s\n", name,
+                   program.status().ToString().c_str(),
+                   a.status().ToString().c_str(),
+                   b.status().ToString().c_str());
+      failed_ = true;
+      return;
+    }
+    if (!CheckDot(name, *program, *a, *b, anchor, out_raw, elements)) {
+      failed_ = true;
+      return;
+    }
+    const double flops = 2.0 * n * n * n;
+    RatioResult r = Compare(
+        absl::StrCat("dot_", name),
+        [&] {
+          return RunOnce(*program, devices_[0], {&*a, &*b});
+        },
+        [&] { return anchor.Run(); }, quick_ ? 1 : 10);
+    PrintResult(absl::StrCat("cuda.dot_", name, "_vs_cublaslt.", n), r,
+                absl::StrFormat("TFLOPS=%.1f raw_TFLOPS=%.1f ms=%.3f bar=0.9",
+                                flops / r.subject_seconds / 1e12,
+                                flops / r.anchor_seconds / 1e12,
+                                r.subject_seconds * 1e3));
+#else
+    std::printf(
+        "UNSUPPORTED cuda.dot_%s: the bench was built without "
+        "cuBLASLt's header (plugin: %s)\n",
+        name, plugin_cublaslt ? plugin_cublaslt->c_str() : "?");
+#endif
   }
+
+#if PJRTX_CUDA_BENCH_WITH_CUBLASLT
+  // Both sides once, read back: the same values (exact here, see
+  // DotOperand), or the ratio would compare different work.
+  bool CheckDot(const char* name, const Executable& program, const Buffer& a,
+                const Buffer& b, CublasLtAnchor& anchor, CUdeviceptr out_raw,
+                int64_t elements) {
+    auto run = program.Execute(devices_[0], {&a, &b});
+    if (!run.ok() || !run->done.Await().ok() || run->outputs.size() != 1) {
+      std::fprintf(stderr, "error: dot_%s did not run\n", name);
+      return false;
+    }
+    auto out = run->outputs[0].ToHostSync();
+    std::vector<float> raw(elements);
+    if (!out.ok() || out->size() != raw.size() * sizeof(float) ||
+        !anchor.Run() || !gpu0_.MakeCurrent() ||
+        !Check(
+            api_,
+            api_.cuMemcpyDtoHAsync(raw.data(), out_raw,
+                                   raw.size() * sizeof(float), gpu0_.stream()),
+            "cuMemcpyDtoHAsync") ||
+        !gpu0_.Sync()) {
+      std::fprintf(stderr, "error: reading dot_%s's results back\n", name);
+      return false;
+    }
+    const float* got = reinterpret_cast<const float*>(out->data());
+    for (int64_t i = 0; i < elements; ++i) {
+      if (!(std::fabs(got[i] - raw[i]) <= 1e-3f)) {
+        std::fprintf(stderr,
+                     "error: dot_%s[%lld] = %.9g, cublasLtMatmul gave %.9g\n",
+                     name, static_cast<long long>(i), got[i], raw[i]);
+        return false;
+      }
+    }
+    return true;
+  }
+#endif
 
   Client& client_;
   const PluginContext c_;
@@ -699,6 +965,7 @@ class CudaBench {
   AnchorGpu* gpu1_;
   const bool quick_;
   const int trials_;
+  const int compute_major_;
   std::vector<Device> devices_;
   std::vector<int64_t> sizes_;
   bool failed_ = false;
@@ -776,7 +1043,8 @@ int main(int argc, char** argv) {
     ok = gpu1->Open();
   }
   if (ok) {
-    CudaBench bench(client, *found.api, gpu0, gpu1.get(), setup->quick);
+    CudaBench bench(client, *found.api, gpu0, gpu1.get(),
+                    found.gpus[0].compute_major, setup->quick);
     ok = bench.Run();
   }
   if (!ok) {

@@ -3,7 +3,7 @@
 # a reason naming what is missing, for no driver, the toolkit's stub, a
 # driver without cuGetProcAddress_v2, an old driver, a missing symbol and no
 # device; with a fake driver listing GPUs they are the client's devices. The plugin exports
-# only GetPjrtxApi and does not link libcuda.
+# only GetPjrtxApi and links neither libcuda nor cuBLASLt.
 #   cuda_discovery_test.sh PJRTX_BINARY PLUGIN FAKE_DRIVER FAKE_PRE12_DRIVER
 set -u
 pjrtx=$1 plugin=$2 fake=$3 pre12=$4
@@ -57,12 +57,16 @@ check "GPUs found: listed by name" \
   'grep -q "cuda.gpus .*0: Fake H100 0 (sm_90, 132 SMs" "$out"'
 check "GPUs found: no unavailable reason" \
   '! grep -q "pjrtx.unavailable_reason" "$out"'
+# The system's cuBLASLt would drive the system's driver, not the fake.
+check "cuBLASLt: not loaded beside another driver" \
+  'grep -q "cuda.cublaslt .*unavailable: \(not loaded: PJRTX_CUDA_DRIVER_PATH\|the plugin was built without\)" "$out"'
 if [ "$failures" -gt 0 ]; then cat "$out"; fi
 
 exports=$(nm -D --defined-only "$plugin" | awk '$2 ~ /^[TDBR]$/ {print $3}')
 check "exports only GetPjrtxApi (got: $(echo $exports))" \
   '[ "$exports" = "GetPjrtxApi" ]'
 check "does not link libcuda" '! readelf -d "$plugin" | grep -q "NEEDED.*libcuda"'
+check "does not link cuBLASLt" '! readelf -d "$plugin" | grep -q "NEEDED.*libcublas"'
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
