@@ -6,24 +6,13 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/ptx/ptx_target.h"
 
 namespace pjrtx::ptx {
 namespace {
 
 using ir::Instruction;
 using ir::OpCode;
-
-// A valid PTX identifier made from `name` (letters, digits and '_').
-std::string Identifier(const std::string& name) {
-  std::string id = name;
-  for (char& ch : id) {
-    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                      (ch >= '0' && ch <= '9') || ch == '_';
-    if (!word) ch = '_';
-  }
-  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id = absl::StrCat("_", id);
-  return id;
-}
 
 // The StableHLO name of the op a fused step computes: the emitter's
 // UNIMPLEMENTED errors name the op that it cannot generate, and a step

@@ -43,6 +43,17 @@ absl::Status CheckKernelName(absl::string_view name) {
       absl::StrCat("kernel name '", name, "' is not a PTX identifier"));
 }
 
+std::string Identifier(absl::string_view name) {
+  std::string id(name);
+  for (char& ch : id) {
+    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                      (ch >= '0' && ch <= '9') || ch == '_';
+    if (!word) ch = '_';
+  }
+  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id = absl::StrCat("_", id);
+  return id;
+}
+
 std::string MemoryType(ir::ElementType type) {
   switch (type) {
     case ir::ElementType::kPred:

@@ -30,6 +30,11 @@ absl::StatusOr<int> TargetIsa(const PtxTarget& target);
 // INVALID_ARGUMENT unless `name` is a PTX identifier.
 absl::Status CheckKernelName(absl::string_view name);
 
+// A valid PTX identifier made from `name`, for kernels named after what
+// they compute: every character other than a letter, a digit or '_'
+// becomes '_', and a leading digit (or nothing) gets a '_' in front.
+std::string Identifier(absl::string_view name);
+
 // The ld/st type of an element in memory: narrower integers load extended
 // to their 32-bit register, i1 as a byte, f16/bf16 as raw 16 bits.
 std::string MemoryType(ir::ElementType type);

@@ -1,60 +1,19 @@
 #include "plugins/cuda/nccl_library.h"
 
-#include <dlfcn.h>
-
-#include <cstdlib>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "plugins/cuda/runtime_library.h"
 #include "runtime/core/base/element_type.h"
 
 namespace cuda_plugin {
 namespace {
 
-const char* Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : nullptr;
-}
+constexpr RuntimeLibraryNames kNccl = {"NCCL", "an NCCL", "PJRTX_NCCL_PATH"};
 
-// The entry points of the library at each path, resolved once and kept
-// (like the libraries, never closed) where they stay reachable.
-const NcclApi* Resolve(void* handle, const std::string& path,
-                       std::string* missing) {
-  static std::mutex* const mu = new std::mutex;
-  static auto* const tables =
-      new std::map<std::string, std::unique_ptr<NcclApi>>;
-  std::lock_guard<std::mutex> lock(*mu);
-  std::unique_ptr<NcclApi>& table = (*tables)[path];
-  if (table != nullptr) return table.get();
-  auto api = std::make_unique<NcclApi>();
-#define PJRTX_NCCL_RESOLVE_ENTRY(name)                                     \
-  api->name = reinterpret_cast<decltype(api->name)>(dlsym(handle, #name)); \
-  if (api->name == nullptr) {                                              \
-    *missing = #name;                                                      \
-    return nullptr;                                                        \
-  }
-  PJRTX_NCCL_ENTRY_POINTS(PJRTX_NCCL_RESOLVE_ENTRY)
-#undef PJRTX_NCCL_RESOLVE_ENTRY
-  table = std::move(api);
-  return table.get();
-}
-
-NcclLibrary Load() {
-  const char* path = Env("PJRTX_NCCL_PATH");
-  if (path == nullptr && Env("PJRTX_CUDA_DRIVER_PATH") != nullptr) {
-    NcclLibrary library;
-    library.path = "libnccl.so.2";
-    library.unavailable_reason = absl::StrCat(
-        "not loaded: PJRTX_CUDA_DRIVER_PATH selects the CUDA driver ",
-        Env("PJRTX_CUDA_DRIVER_PATH"),
-        ", but the system's NCCL would use the system's driver; set "
-        "PJRTX_NCCL_PATH to an NCCL for that driver");
-    return library;
-  }
-  return LoadNcclFrom(path != nullptr ? path : "libnccl.so.2");
+bool ResolveNccl(void* handle, NcclApi* api, std::string* missing) {
+  PJRTX_NCCL_ENTRY_POINTS(PJRTX_RESOLVE_ENTRY_POINT)
+  return true;
 }
 
 }  // namespace
@@ -62,24 +21,10 @@ NcclLibrary Load() {
 NcclLibrary LoadNcclFrom(const std::string& path) {
   NcclLibrary library;
   library.path = path;
-  // Never closed: NCCL starts threads of its own, and the plugin lives as
-  // long as the process.
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    library.unavailable_reason = absl::StrCat(
-        "cannot load ", path, " (", why != nullptr ? why : "unknown error",
-        "); install NCCL or set PJRTX_NCCL_PATH");
-    return library;
-  }
-  std::string missing;
-  const NcclApi* api = Resolve(handle, path, &missing);
-  if (api == nullptr) {
-    library.unavailable_reason = absl::StrCat(
-        "the NCCL library at ", path, " has no ", missing, "; NCCL ",
-        NcclVersionText(kMinNcclVersion), " or newer is needed");
-    return library;
-  }
+  const NcclApi* api = LoadEntryPoints(kNccl, path, &ResolveNccl,
+                                       NcclVersionText(kMinNcclVersion),
+                                       &library.unavailable_reason);
+  if (api == nullptr) return library;
   const ncclResult_t result = api->ncclGetVersion(&library.version);
   if (result != ncclSuccess) {
     library.unavailable_reason =
@@ -88,9 +33,8 @@ NcclLibrary LoadNcclFrom(const std::string& path) {
   }
   if (library.version < kMinNcclVersion) {
     library.unavailable_reason =
-        absl::StrCat("NCCL ", NcclVersionText(library.version), " at ", path,
-                     " is too old; NCCL ", NcclVersionText(kMinNcclVersion),
-                     " or newer is needed");
+        TooOldReason(kNccl, path, NcclVersionText(library.version),
+                     NcclVersionText(kMinNcclVersion));
     return library;
   }
   library.api = api;
@@ -98,7 +42,8 @@ NcclLibrary LoadNcclFrom(const std::string& path) {
 }
 
 const NcclLibrary& LoadNccl() {
-  static const NcclLibrary* library = new NcclLibrary(Load());
+  static const NcclLibrary* library = new NcclLibrary(
+      LoadRuntimeLibrary<NcclLibrary>(kNccl, {"libnccl.so.2"}, &LoadNcclFrom));
   return *library;
 }
 

@@ -12,6 +12,7 @@
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/instruction_kernels.h"
 #include "compiler_stub/ptx/ptx_emitter.h"
+#include "compiler_stub/ptx/ptx_target.h"
 #include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
@@ -40,18 +41,6 @@ bool AllTensors(const std::vector<ValueType>& types) {
   return std::all_of(types.begin(), types.end(), [](const ValueType& t) {
     return t.kind == ValueType::Kind::kTensor;
   });
-}
-
-// A PTX identifier made from `name` (letters, digits and '_').
-std::string Identifier(const std::string& name) {
-  std::string id = name;
-  for (char& ch : id) {
-    const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                      (ch >= '0' && ch <= '9') || ch == '_';
-    if (!word) ch = '_';
-  }
-  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id = absl::StrCat("_", id);
-  return id;
 }
 
 class Planner {
@@ -103,8 +92,8 @@ class Planner {
     // kernel is a module of its own, so names need not be unique.
     const std::string prefix =
         c == program_.entry
-            ? Identifier(computation.name)
-            : absl::StrCat(Identifier(computation.name), "_", c);
+            ? pjrtx::ptx::Identifier(computation.name)
+            : absl::StrCat(pjrtx::ptx::Identifier(computation.name), "_", c);
 
     const std::vector<pjrtx::ptx::FusedKernel> fused =
         pjrtx::ptx::FindElementwiseFusions(program_, c);

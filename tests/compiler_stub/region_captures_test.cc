@@ -16,36 +16,10 @@
 #include "gtest/gtest.h"
 #include "runtime/cpu/interpreter.h"
 #include "runtime/cpu/literal.h"
+#include "tests/compiler_stub/nested_loop_program.h"
 
 namespace pjrtx {
 namespace {
-
-// Adds 1 for each j < i for each i < n: n (n - 1) / 2. The inner loop's
-// regions read %one and %i from two and one levels up.
-constexpr char kTriangle[] = R"(
-func.func @main(%n: tensor<i32>) -> tensor<i32> {
-  %zero = stablehlo.constant dense<0> : tensor<i32>
-  %one = stablehlo.constant dense<1> : tensor<i32>
-  %i_end, %total = stablehlo.while(%i = %zero, %t = %zero) : tensor<i32>, tensor<i32>
-  cond {
-    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %lt : tensor<i1>
-  } do {
-    %j_end, %t_end = stablehlo.while(%j = %zero, %u = %t) : tensor<i32>, tensor<i32>
-    cond {
-      %jlt = stablehlo.compare LT, %j, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      stablehlo.return %jlt : tensor<i1>
-    } do {
-      %j1 = stablehlo.add %j, %one : tensor<i32>
-      %u1 = stablehlo.add %u, %one : tensor<i32>
-      stablehlo.return %j1, %u1 : tensor<i32>, tensor<i32>
-    }
-    %i1 = stablehlo.add %i, %one : tensor<i32>
-    stablehlo.return %i1, %t_end : tensor<i32>, tensor<i32>
-  }
-  func.return %total : tensor<i32>
-}
-)";
 
 // The values `c` defines: parameters, captures and instruction results.
 std::set<int> Defined(const ir::Computation& c) {
@@ -62,7 +36,8 @@ TEST(RegionCapturesTest, NestedCapturesNameValuesOfTheEnclosingComputation) {
     SCOPED_TRACE(fusion);
     compiler::CompileOptions options;
     options.fusion = fusion;
-    absl::StatusOr<ir::Program> program = compiler::Compile(kTriangle, options);
+    absl::StatusOr<ir::Program> program =
+        compiler::Compile(test_programs::kNestedWhileTriangle, options);
     ASSERT_TRUE(program.ok()) << program.status();
     // Walks every region from the computation whose instruction owns it.
     int checked = 0;

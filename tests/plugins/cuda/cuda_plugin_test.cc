@@ -17,6 +17,7 @@
 #include "runtime/client/event_future.h"
 #include "runtime/client/executable.h"
 #include "runtime/client/status_from_error.h"
+#include "tests/compiler_stub/nested_loop_program.h"
 
 namespace {
 
@@ -392,32 +393,9 @@ TEST_F(CudaPluginTest, RunsAWhileLoopReadingEachConditionBackOnce) {
 }
 
 TEST_F(CudaPluginTest, NestedLoopsReadBackEveryCondition) {
-  // Adds 1 for each j < i for each i < n: n (n - 1) / 2.
-  constexpr char kTriangle[] = R"(
-func.func @main(%n: tensor<i32>) -> tensor<i32> {
-  %zero = stablehlo.constant dense<0> : tensor<i32>
-  %one = stablehlo.constant dense<1> : tensor<i32>
-  %i_end, %total = stablehlo.while(%i = %zero, %t = %zero) : tensor<i32>, tensor<i32>
-  cond {
-    %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %lt : tensor<i1>
-  } do {
-    %j_end, %t_end = stablehlo.while(%j = %zero, %u = %t) : tensor<i32>, tensor<i32>
-    cond {
-      %jlt = stablehlo.compare LT, %j, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      stablehlo.return %jlt : tensor<i1>
-    } do {
-      %j1 = stablehlo.add %j, %one : tensor<i32>
-      %u1 = stablehlo.add %u, %one : tensor<i32>
-      stablehlo.return %j1, %u1 : tensor<i32>, tensor<i32>
-    }
-    %i1 = stablehlo.add %i, %one : tensor<i32>
-    stablehlo.return %i1, %t_end : tensor<i32>, tensor<i32>
-  }
-  func.return %total : tensor<i32>
-}
-)";
-  auto executable = Executable::Compile(*client_, kTriangle);
+  // The loop runs n (n - 1) / 2 inner iterations.
+  auto executable = Executable::Compile(
+      *client_, ::pjrtx::test_programs::kNestedWhileTriangle);
   ASSERT_TRUE(executable.ok()) << executable.status();
   const int32_t n = 5;
   auto n_buffer =

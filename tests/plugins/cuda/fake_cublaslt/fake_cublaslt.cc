@@ -46,8 +46,8 @@
 #include <string_view>
 #include <type_traits>
 
-#include "tests/plugins/cuda/fake_cublaslt/driver_link.h"
 #include "tests/plugins/cuda/fake_cublaslt/reference_matmul.h"
+#include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 
 // What cublasLtHandle_t points to.
 struct cublasLtContext {
@@ -121,6 +121,41 @@ template <typename Opaque>
 void Kill(Opaque* opaque) {
   const uint32_t dead = kDead;
   std::memcpy(opaque->data, &dead, sizeof(dead));
+}
+
+// cublasLt*Create: a new opaque object holding `value`.
+template <typename Opaque, typename T>
+cublasStatus_t Create(Opaque** opaque, const T& value) {
+  if (opaque == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  *opaque = new Opaque{};
+  Write(*opaque, value);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// cublasLt*SetAttribute: `set` changes a copy of the live object's value
+// from `buffer` (or says why not), and the copy is stored back.
+template <typename T, typename Opaque, typename Set>
+cublasStatus_t SetAttribute(Opaque* opaque, uint32_t magic, const void* buffer,
+                            Set set) {
+  T value;
+  if (!Read(opaque, magic, &value) || buffer == nullptr) {
+    return CUBLAS_STATUS_INVALID_VALUE;
+  }
+  const cublasStatus_t status = set(value);
+  if (status != CUBLAS_STATUS_SUCCESS) return status;
+  Write(opaque, value);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// cublasLt*Destroy: marked dead first, so that a use after the destroy is
+// refused rather than read from freed memory that still looks alive.
+template <typename T, typename Opaque>
+cublasStatus_t Destroy(Opaque* opaque, uint32_t magic) {
+  T value;
+  if (!Read(opaque, magic, &value)) return CUBLAS_STATUS_INVALID_VALUE;
+  Kill(opaque);
+  delete opaque;
+  return CUBLAS_STATUS_SUCCESS;
 }
 
 struct Config {
@@ -250,7 +285,7 @@ void RunWork(void* data, CUresult stream_error) {
   std::unique_ptr<Work> work(static_cast<Work*>(data));
   // As on a GPU, nothing runs on a failed stream.
   if (stream_error != CUDA_SUCCESS) return;
-  const DriverLink* driver = Driver();
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
   auto view = [&](const char* what, uint64_t address, uint64_t bytes,
                   bool write) -> void* {
     void* host = nullptr;
@@ -363,9 +398,9 @@ cublasStatus_t cublasLtCreate(cublasLtHandle_t* handle) {
   }
   if (handle == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
   // As cuBLASLt's own runtime does, it needs the driver from the start.
-  if (fake_cublaslt::Driver() == nullptr) {
+  if (fake_driver_link::Driver() == nullptr) {
     std::fprintf(stderr, "fake_cublaslt: %s\n",
-                 fake_cublaslt::LinkError().c_str());
+                 fake_driver_link::LinkError().c_str());
     return CUBLAS_STATUS_NOT_INITIALIZED;
   }
   *handle = new cublasLtContext{fake_cublaslt::kHandleMagic};
@@ -384,159 +419,123 @@ cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle) {
 cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t* desc,
                                         cublasComputeType_t compute,
                                         cudaDataType_t scale) {
-  if (desc == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *desc = new cublasLtMatmulDescOpaque_t{};
   Desc value;
   value.compute = compute;
   value.scale = scale;
-  fake_cublaslt::Write(*desc, value);
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Create(desc, value);
 }
 
 cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) {
-  Desc value;
-  if (!fake_cublaslt::Read(desc, fake_cublaslt::kDescMagic, &value)) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  fake_cublaslt::Kill(desc);
-  delete desc;
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Destroy<Desc>(desc, fake_cublaslt::kDescMagic);
 }
 
 cublasStatus_t cublasLtMatmulDescSetAttribute(
     cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attribute,
     const void* buffer, size_t size) {
-  Desc value;
-  if (!fake_cublaslt::Read(desc, fake_cublaslt::kDescMagic, &value) ||
-      buffer == nullptr) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  auto set = [&](auto* field) {
-    if (size != sizeof(*field)) return false;
-    std::memcpy(field, buffer, size);
-    return true;
-  };
-  bool ok = false;
-  switch (attribute) {
-    case CUBLASLT_MATMUL_DESC_TRANSA:
-      ok = set(&value.transa);
-      break;
-    case CUBLASLT_MATMUL_DESC_TRANSB:
-      ok = set(&value.transb);
-      break;
-    case CUBLASLT_MATMUL_DESC_A_SCALE_POINTER:
-      ok = size == sizeof(void*) && set(&value.a_scale);
-      break;
-    case CUBLASLT_MATMUL_DESC_B_SCALE_POINTER:
-      ok = size == sizeof(void*) && set(&value.b_scale);
-      break;
-    default:
-      return CUBLAS_STATUS_NOT_SUPPORTED;
-  }
-  if (!ok) return CUBLAS_STATUS_INVALID_VALUE;
-  fake_cublaslt::Write(desc, value);
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::SetAttribute<Desc>(
+      desc, fake_cublaslt::kDescMagic, buffer, [&](Desc& value) {
+        auto set = [&](auto* field) {
+          if (size != sizeof(*field)) return false;
+          std::memcpy(field, buffer, size);
+          return true;
+        };
+        bool ok = false;
+        switch (attribute) {
+          case CUBLASLT_MATMUL_DESC_TRANSA:
+            ok = set(&value.transa);
+            break;
+          case CUBLASLT_MATMUL_DESC_TRANSB:
+            ok = set(&value.transb);
+            break;
+          case CUBLASLT_MATMUL_DESC_A_SCALE_POINTER:
+            ok = size == sizeof(void*) && set(&value.a_scale);
+            break;
+          case CUBLASLT_MATMUL_DESC_B_SCALE_POINTER:
+            ok = size == sizeof(void*) && set(&value.b_scale);
+            break;
+          default:
+            return CUBLAS_STATUS_NOT_SUPPORTED;
+        }
+        return ok ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_INVALID_VALUE;
+      });
 }
 
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* layout,
                                           cudaDataType type, uint64_t rows,
                                           uint64_t cols, int64_t ld) {
   fake_cublaslt::Element element;
-  if (layout == nullptr || !fake_cublaslt::ElementOf(type, &element)) {
+  if (!fake_cublaslt::ElementOf(type, &element)) {
     return CUBLAS_STATUS_INVALID_VALUE;
   }
-  *layout = new cublasLtMatrixLayoutOpaque_t{};
   Layout value;
   value.type = type;
   value.rows = rows;
   value.cols = cols;
   value.ld = ld;
-  fake_cublaslt::Write(*layout, value);
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Create(layout, value);
 }
 
 cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t layout) {
-  Layout value;
-  if (!fake_cublaslt::Read(layout, fake_cublaslt::kLayoutMagic, &value)) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  fake_cublaslt::Kill(layout);
-  delete layout;
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Destroy<Layout>(layout, fake_cublaslt::kLayoutMagic);
 }
 
 cublasStatus_t cublasLtMatrixLayoutSetAttribute(
     cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attribute,
     const void* buffer, size_t size) {
-  Layout value;
-  if (!fake_cublaslt::Read(layout, fake_cublaslt::kLayoutMagic, &value) ||
-      buffer == nullptr) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  switch (attribute) {
-    case CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT:
-      if (size != sizeof(value.batch)) return CUBLAS_STATUS_INVALID_VALUE;
-      std::memcpy(&value.batch, buffer, size);
-      if (value.batch < 1) return CUBLAS_STATUS_INVALID_VALUE;
-      break;
-    case CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET:
-      if (size != sizeof(value.stride)) return CUBLAS_STATUS_INVALID_VALUE;
-      std::memcpy(&value.stride, buffer, size);
-      break;
-    default:
-      return CUBLAS_STATUS_NOT_SUPPORTED;
-  }
-  fake_cublaslt::Write(layout, value);
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::SetAttribute<Layout>(
+      layout, fake_cublaslt::kLayoutMagic, buffer, [&](Layout& value) {
+        switch (attribute) {
+          case CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT:
+            if (size != sizeof(value.batch)) return CUBLAS_STATUS_INVALID_VALUE;
+            std::memcpy(&value.batch, buffer, size);
+            if (value.batch < 1) return CUBLAS_STATUS_INVALID_VALUE;
+            return CUBLAS_STATUS_SUCCESS;
+          case CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET:
+            if (size != sizeof(value.stride)) {
+              return CUBLAS_STATUS_INVALID_VALUE;
+            }
+            std::memcpy(&value.stride, buffer, size);
+            return CUBLAS_STATUS_SUCCESS;
+          default:
+            return CUBLAS_STATUS_NOT_SUPPORTED;
+        }
+      });
 }
 
 cublasStatus_t cublasLtMatmulPreferenceCreate(
     cublasLtMatmulPreference_t* preference) {
-  if (preference == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  *preference = new cublasLtMatmulPreferenceOpaque_t{};
-  fake_cublaslt::Write(*preference, Preference{});
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Create(preference, Preference{});
 }
 
 cublasStatus_t cublasLtMatmulPreferenceDestroy(
     cublasLtMatmulPreference_t preference) {
-  Preference value;
-  if (!fake_cublaslt::Read(preference, fake_cublaslt::kPreferenceMagic,
-                           &value)) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  fake_cublaslt::Kill(preference);
-  delete preference;
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::Destroy<Preference>(preference,
+                                            fake_cublaslt::kPreferenceMagic);
 }
 
 cublasStatus_t cublasLtMatmulPreferenceSetAttribute(
     cublasLtMatmulPreference_t preference,
     cublasLtMatmulPreferenceAttributes_t attribute, const void* buffer,
     size_t size) {
-  Preference value;
-  if (!fake_cublaslt::Read(preference, fake_cublaslt::kPreferenceMagic,
-                           &value) ||
-      buffer == nullptr) {
-    return CUBLAS_STATUS_INVALID_VALUE;
-  }
-  switch (attribute) {
-    case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES:
-      if (size != sizeof(uint64_t)) return CUBLAS_STATUS_INVALID_VALUE;
-      std::memcpy(&value.max_workspace, buffer, size);
-      break;
-    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES:
-    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES:
-    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES:
-    case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES:
-      // The fake's one algorithm takes any alignment.
-      if (size != sizeof(uint32_t)) return CUBLAS_STATUS_INVALID_VALUE;
-      break;
-    default:
-      return CUBLAS_STATUS_NOT_SUPPORTED;
-  }
-  fake_cublaslt::Write(preference, value);
-  return CUBLAS_STATUS_SUCCESS;
+  return fake_cublaslt::SetAttribute<Preference>(
+      preference, fake_cublaslt::kPreferenceMagic, buffer,
+      [&](Preference& value) {
+        switch (attribute) {
+          case CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES:
+            if (size != sizeof(uint64_t)) return CUBLAS_STATUS_INVALID_VALUE;
+            std::memcpy(&value.max_workspace, buffer, size);
+            return CUBLAS_STATUS_SUCCESS;
+          case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES:
+          case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES:
+          case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES:
+          case CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES:
+            // The fake's one algorithm takes any alignment.
+            return size == sizeof(uint32_t) ? CUBLAS_STATUS_SUCCESS
+                                            : CUBLAS_STATUS_INVALID_VALUE;
+          default:
+            return CUBLAS_STATUS_NOT_SUPPORTED;
+        }
+      });
 }
 
 cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
@@ -621,10 +620,10 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t handle,
       supported != CUBLAS_STATUS_SUCCESS) {
     return supported;
   }
-  const fake_cublaslt::DriverLink* driver = fake_cublaslt::Driver();
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
   if (driver == nullptr) {
     std::fprintf(stderr, "fake_cublaslt: %s\n",
-                 fake_cublaslt::LinkError().c_str());
+                 fake_driver_link::LinkError().c_str());
     return CUBLAS_STATUS_EXECUTION_FAILED;
   }
   // Pointer mode host: alpha and beta are read now.

@@ -6,8 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/config.h"
-#include "tests/plugins/cuda/fake_nccl/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/reduction.h"
 
 namespace fake_nccl {
@@ -16,7 +16,7 @@ namespace {
 // Where the fake reads or writes [address, address + bytes): nullptr when
 // no live allocation holds it (or there is no fake driver).
 void* Translate(CUdeviceptr address, size_t bytes, bool write) {
-  const DriverLink* driver = Driver();
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
   void* host = nullptr;
   if (driver == nullptr ||
       driver->translate(address, bytes, write ? 1 : 0, &host) != CUDA_SUCCESS) {

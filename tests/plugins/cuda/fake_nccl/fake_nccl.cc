@@ -49,9 +49,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/clique.h"
 #include "tests/plugins/cuda/fake_nccl/config.h"
-#include "tests/plugins/cuda/fake_nccl/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/reduction.h"
 
 // What ncclComm_t points to.
@@ -132,8 +132,9 @@ thread_local Group group;
 // Queues `pending` on their streams: each collective as its own work, the
 // transfers of one rank and stream together, in the order of the calls.
 ncclResult_t Launch(const std::vector<Pending>& pending) {
-  const DriverLink* driver = Driver();
-  if (driver == nullptr) return Fail(ncclSystemError, LinkError());
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
+  if (driver == nullptr)
+    return Fail(ncclSystemError, fake_driver_link::LinkError());
   struct Batch {
     CUstream stream;
     CUcontext context;
@@ -187,8 +188,9 @@ ncclResult_t Launch(const std::vector<Pending>& pending) {
 }
 
 ncclResult_t Submit(Pending pending) {
-  const DriverLink* driver = Driver();
-  if (driver == nullptr) return Fail(ncclSystemError, LinkError());
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
+  if (driver == nullptr)
+    return Fail(ncclSystemError, fake_driver_link::LinkError());
   if (driver->cuCtxGetCurrent(&pending.context) != CUDA_SUCCESS ||
       pending.context == nullptr) {
     return Fail(ncclInvalidUsage, "no current CUDA context");
@@ -313,9 +315,9 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id,
                                          std::to_string(rank) + " not in 0.." +
                                          std::to_string(nranks - 1));
   }
-  const fake_nccl::DriverLink* driver = fake_nccl::Driver();
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
   if (driver == nullptr) {
-    return Fail(ncclSystemError, fake_nccl::LinkError());
+    return Fail(ncclSystemError, fake_driver_link::LinkError());
   }
   CUcontext context = nullptr;
   CUdevice device = 0;

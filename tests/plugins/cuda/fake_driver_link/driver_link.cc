@@ -1,11 +1,10 @@
-#include "tests/plugins/cuda/fake_cublaslt/driver_link.h"
+#include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 
-#include <cudaTypedefs.h>
 #include <dlfcn.h>
 
 #include <cstdlib>
 
-namespace fake_cublaslt {
+namespace fake_driver_link {
 namespace {
 
 struct Linked {
@@ -15,15 +14,16 @@ struct Linked {
 };
 
 template <typename Fn>
-bool Resolve(PFN_cuGetProcAddress_v12000 get, const char* name, Fn* fn,
-             std::string* error) {
+bool Resolve(PFN_cuGetProcAddress_v12000 get, const char* name, int version,
+             Fn* fn, std::string* error) {
   void* pointer = nullptr;
   CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
-  if (get(name, &pointer, 0, CU_GET_PROC_ADDRESS_DEFAULT, &status) !=
+  if (get(name, &pointer, version, CU_GET_PROC_ADDRESS_DEFAULT, &status) !=
           CUDA_SUCCESS ||
       pointer == nullptr) {
-    *error = std::string("the CUDA driver has no ") + name +
-             " (the fake cuBLASLt runs on the tests' fake libcuda only)";
+    *error =
+        std::string("the CUDA driver has no ") + name +
+        " (the fake cuBLASLt and NCCL run on the tests' fake libcuda only)";
     return false;
   }
   *fn = reinterpret_cast<Fn>(pointer);
@@ -49,9 +49,16 @@ Linked Link() {
     return linked;
   }
   DriverLink& link = linked.link;
-  linked.ok = Resolve(get, "fakeCudaEnqueueHostWork", &link.enqueue_host_work,
-                      &linked.error) &&
-              Resolve(get, "fakeCudaTranslate", &link.translate, &linked.error);
+  linked.ok =
+      Resolve(get, "cuCtxGetCurrent", 4000, &link.cuCtxGetCurrent,
+              &linked.error) &&
+      Resolve(get, "cuCtxSetCurrent", 4000, &link.cuCtxSetCurrent,
+              &linked.error) &&
+      Resolve(get, "cuCtxGetDevice", 2000, &link.cuCtxGetDevice,
+              &linked.error) &&
+      Resolve(get, "fakeCudaEnqueueHostWork", 0, &link.enqueue_host_work,
+              &linked.error) &&
+      Resolve(get, "fakeCudaTranslate", 0, &link.translate, &linked.error);
   return linked;
 }
 
@@ -66,4 +73,4 @@ const DriverLink* Driver() { return Get().ok ? &Get().link : nullptr; }
 
 const std::string& LinkError() { return Get().error; }
 
-}  // namespace fake_cublaslt
+}  // namespace fake_driver_link
