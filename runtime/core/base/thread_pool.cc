@@ -8,8 +8,11 @@ namespace {
 // The pool whose worker the current thread is, for ScopedBlocking.
 thread_local ThreadPool* current_pool = nullptr;
 
-// Closures waiting in every pool of the process.
+// Closures of every pool of the process: waiting for a thread, running,
+// and running but blocked on other closures (ScopedBlocking).
 std::atomic<int64_t> waiting_in_all_pools{0};
+std::atomic<int64_t> running_in_all_pools{0};
+std::atomic<int64_t> blocked_in_all_pools{0};
 
 }  // namespace
 
@@ -55,6 +58,7 @@ ThreadPool::ScopedBlocking::~ScopedBlocking() {
 void ThreadPool::BeginBlocking() {
   std::lock_guard<std::mutex> lock(mu_);
   ++blocked_;
+  blocked_in_all_pools.fetch_add(1, std::memory_order_relaxed);
   // Threads able to take work: all but the blocked ones.
   const int available = static_cast<int>(threads_.size()) - blocked_;
   if (available < target_threads_) {
@@ -65,10 +69,14 @@ void ThreadPool::BeginBlocking() {
 void ThreadPool::EndBlocking() {
   std::lock_guard<std::mutex> lock(mu_);
   --blocked_;
+  blocked_in_all_pools.fetch_sub(1, std::memory_order_relaxed);
 }
 
-bool ThreadPool::AnyPoolHasWaitingWork() {
-  return waiting_in_all_pools.load(std::memory_order_relaxed) > 0;
+bool ThreadPool::AnyPoolIsBusy() {
+  return waiting_in_all_pools.load(std::memory_order_relaxed) +
+             running_in_all_pools.load(std::memory_order_relaxed) -
+             blocked_in_all_pools.load(std::memory_order_relaxed) >
+         0;
 }
 
 void ThreadPool::Schedule(absl::AnyInvocable<void() &&> fn) {
@@ -94,7 +102,9 @@ void ThreadPool::WorkerLoop() {
       waiting_.store(work_.size(), std::memory_order_relaxed);
       waiting_in_all_pools.fetch_sub(1, std::memory_order_relaxed);
     }
+    running_in_all_pools.fetch_add(1, std::memory_order_relaxed);
     std::move(fn)();
+    running_in_all_pools.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 

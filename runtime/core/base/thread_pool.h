@@ -34,10 +34,12 @@ class ThreadPool {
   bool HasWaitingWork() const {
     return waiting_.load(std::memory_order_relaxed) > 0;
   }
-  // Whether any pool of this process has closures waiting for a thread:
+  // Whether any pool of this process has closures waiting for a thread or
+  // running (other than those blocked on other closures, ScopedBlocking):
   // then a thread that would spin waiting for I/O should sleep instead and
-  // leave the CPU to them. A hint, read without locks.
-  static bool AnyPoolHasWaitingWork();
+  // leave the CPU to them (emulated chips computing while a collective is
+  // in flight). A hint, read without locks.
+  static bool AnyPoolIsBusy();
 
   // Marks the calling thread as blocked on other work of its pool for the
   // scope's lifetime (a program waiting inside a collective for the
