@@ -56,12 +56,6 @@ namespace {
 
 std::atomic<uint32_t> g_next_communicator_id{0};
 
-// Staged send/recv moves large buffers in chunks of at least this size,
-// at most this many: enough to overlap the copies with the transfer, few
-// enough that per-message costs stay small.
-constexpr size_t kStagedChunkBytes = 256 << 10;
-constexpr size_t kMaxStagedChunks = 4;
-
 std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
   return absl::StrCat(ElementTypeName(type), "[", absl::StrJoin(dims, ","),
                       "]");
@@ -131,13 +125,23 @@ class HostCommunicator::Staging : public ShardStaging {
   // One copy out of the device, into `host`.
   void Out(uint8_t* host, const uint8_t* device, size_t bytes) {
     if (bytes > 0) std::memcpy(host, device, bytes);
-    TransferCounters& counters = client_.counters(device_);
-    counters.device_to_host.Add(static_cast<int64_t>(bytes));
-    counters.staging.Add(static_cast<int64_t>(bytes));
+    CountOut(bytes);
   }
   // One copy back into the device.
   void In(uint8_t* device, const uint8_t* host, size_t bytes) {
     if (bytes > 0) std::memcpy(device, host, bytes);
+    CountIn(bytes);
+  }
+  // Counts a copy out of (into) the device that the transport made into
+  // (out of) its own host buffers; nothing when `bytes` is 0.
+  void CountOut(size_t bytes) {
+    if (bytes == 0) return;
+    TransferCounters& counters = client_.counters(device_);
+    counters.device_to_host.Add(static_cast<int64_t>(bytes));
+    counters.staging.Add(static_cast<int64_t>(bytes));
+  }
+  void CountIn(size_t bytes) {
+    if (bytes == 0) return;
     TransferCounters& counters = client_.counters(device_);
     counters.host_to_device.Add(static_cast<int64_t>(bytes));
     counters.staging.Add(static_cast<int64_t>(bytes));
@@ -195,6 +199,34 @@ std::string RendezvousKey(absl::Span<const int64_t> device_ids) {
   return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
                       device_ids.size(), "/", instance);
 }
+
+}  // namespace
+
+namespace {
+
+// A chip's buffer handed to a transport that cannot address it: the
+// transport's copies into and out of its host buffers are the rank's
+// staging copies, so they are tallied for the counters.
+class ChipMemory final : public StagedMemory {
+ public:
+  ChipMemory(uint8_t* device, size_t size) : device_(device), size_(size) {}
+
+  size_t size() const override { return size_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, device_ + offset, bytes);
+    copied_ += bytes;
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    std::memcpy(device_ + offset, host, bytes);
+    copied_ += bytes;
+  }
+  size_t copied() const { return copied_; }
+
+ private:
+  uint8_t* const device_;
+  const size_t size_;
+  size_t copied_ = 0;
+};
 
 }  // namespace
 
@@ -579,18 +611,10 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   uint8_t* in = device_in;
   uint8_t* out = device_out;
   if (staged) {
-    // The input's copy lands where the algorithm wants it: in the output
-    // for operations that work in place, beside it otherwise.
-    uint8_t* host = staging.Reserve(out_bytes + (in_place ? 0 : in_bytes));
-    out = host;
-    in = in_place ? host : host + out_bytes;
-    if (operation.kind == PJRTX_Collective_ALL_GATHER) {
-      in = host + rank * in_bytes;
-    }
     if (operation.kind == PJRTX_Collective_SEND_RECV) {
-      // Copied chunk by chunk as it travels, below.
+      // Copied by the transport as it travels.
       absl::Status status = StagedSendRecv(operation, index, staging, device_in,
-                                           in, device_out, out, deadline);
+                                           device_out, deadline);
       CountTraffic(local);
       if (!status.ok()) {
         return absl::Status(
@@ -598,6 +622,14 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
             absl::StrCat("send/recv on rank ", rank, ": ", status.message()));
       }
       return absl::OkStatus();
+    }
+    // The input's copy lands where the algorithm wants it: in the output
+    // for operations that work in place, beside it otherwise.
+    uint8_t* host = staging.Reserve(out_bytes + (in_place ? 0 : in_bytes));
+    out = host;
+    in = in_place ? host : host + out_bytes;
+    if (operation.kind == PJRTX_Collective_ALL_GATHER) {
+      in = host + rank * in_bytes;
     }
     staging.Out(in, device_in, in_bytes);
   }
@@ -682,37 +714,20 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
 
 absl::Status HostCommunicator::StagedSendRecv(const Operation& operation,
                                               size_t index, Staging& staging,
-                                              const uint8_t* device_in,
-                                              uint8_t* in, uint8_t* device_out,
-                                              uint8_t* out, Deadline deadline) {
+                                              uint8_t* device_in,
+                                              uint8_t* device_out,
+                                              Deadline deadline) {
   const Operation::Part& part = operation.parts[index];
-  Transport& transport = *local_[index].transport;
-  const size_t in_bytes = part.send_to < 0 ? 0 : operation.input_bytes;
-  const size_t out_bytes = part.recv_from < 0 ? 0 : operation.output_bytes;
-  // Chunks (sized from the byte count, so both ends cut alike) let the
-  // copy out of the sender's chip and into the receiver's overlap the
-  // transfer of the neighbouring chunks: the two processes work at once.
-  const size_t bytes = std::max(in_bytes, out_bytes);
-  const size_t chunks =
-      std::clamp<size_t>(bytes / kStagedChunkBytes, 1, kMaxStagedChunks);
-  const size_t chunk = (bytes + chunks - 1) / chunks;
-  for (size_t k = 0; k < chunks; ++k) {
-    const size_t begin = k * chunk;
-    auto piece = [&](size_t total) {
-      return begin >= total ? size_t{0} : std::min(chunk, total - begin);
-    };
-    const size_t send = piece(in_bytes), recv = piece(out_bytes);
-    if (send > 0) staging.Out(in + begin, device_in + begin, send);
-    absl::Status status = transport.SendRecv(
-        part.send_to < 0 ? -1 : part.send_to,
-        absl::MakeConstSpan(in + std::min(begin, in_bytes), send),
-        part.recv_from < 0 ? -1 : part.recv_from,
-        absl::MakeSpan(out + std::min(begin, out_bytes), recv),
-        MakeTag(id_, operation.sequence, static_cast<uint32_t>(k)), deadline);
-    if (!status.ok()) return status;
-    if (recv > 0) staging.In(device_out + begin, out + begin, recv);
-  }
-  return absl::OkStatus();
+  ChipMemory send(device_in, part.send_to < 0 ? 0 : operation.input_bytes);
+  ChipMemory recv(device_out, part.recv_from < 0 ? 0 : operation.output_bytes);
+  absl::Status status = local_[index].transport->SendRecvStaged(
+      part.send_to < 0 ? -1 : part.send_to, &send,
+      part.recv_from < 0 ? -1 : part.recv_from, &recv,
+      MakeTag(id_, operation.sequence, 0), deadline);
+  // What was copied, even by a send/recv that failed half way.
+  staging.CountOut(send.copied());
+  staging.CountIn(recv.copied());
+  return status;
 }
 
 void HostCommunicator::CountTraffic(LocalRank& local) {

@@ -103,12 +103,12 @@ class HostCommunicator : public Communicator {
 
   // Runs local rank `index`'s part of `operation` on its worker.
   absl::Status RunPart(const Operation& operation, size_t index);
-  // Local rank `index`'s part of a send/recv across processes: staged
-  // through host memory chunk by chunk as the chunks travel.
+  // Local rank `index`'s part of a send/recv across processes: the
+  // transport copies the chips' buffers into and out of its own host
+  // buffers (Transport::SendRecvStaged), counted as `staging`'s copies.
   absl::Status StagedSendRecv(const Operation& operation, size_t index,
-                              Staging& staging, const uint8_t* device_in,
-                              uint8_t* in, uint8_t* device_out, uint8_t* out,
-                              Deadline deadline);
+                              Staging& staging, uint8_t* device_in,
+                              uint8_t* device_out, Deadline deadline);
   // Adds what local rank `local`'s links moved since the last call to its
   // device's counters.
   void CountTraffic(LocalRank& local);

@@ -17,15 +17,30 @@ absl::Status RateLimitedTransport::SendRecv(int to,
                                             uint64_t tag, Deadline deadline) {
   const auto start = std::chrono::steady_clock::now();
   absl::Status status = link_->SendRecv(to, send, from, recv, tag, deadline);
-  if (!status.ok() || to < 0 || send.empty()) return status;
+  if (status.ok() && to >= 0) Pace(start, send.size(), deadline);
+  return status;
+}
+
+absl::Status RateLimitedTransport::SendRecvStaged(int to, StagedMemory* send,
+                                                  int from, StagedMemory* recv,
+                                                  uint64_t tag,
+                                                  Deadline deadline) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status =
+      link_->SendRecvStaged(to, send, from, recv, tag, deadline);
+  if (status.ok() && to >= 0) Pace(start, send->size(), deadline);
+  return status;
+}
+
+void RateLimitedTransport::Pace(std::chrono::steady_clock::time_point start,
+                                size_t sent, Deadline deadline) const {
+  if (sent == 0) return;
   const auto due =
-      start +
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(send.size() / bytes_per_second_));
+      start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                  std::chrono::duration<double>(sent / bytes_per_second_));
   // The message has arrived: failing now would leave the peer a step
   // ahead, so a link too slow for the deadline just stops pacing there.
   std::this_thread::sleep_until(std::min(due, deadline));
-  return absl::OkStatus();
 }
 
 TransportFactory RateLimited(TransportFactory make, double bytes_per_second) {

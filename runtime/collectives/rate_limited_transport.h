@@ -3,6 +3,8 @@
 #ifndef PJRTX_RUNTIME_COLLECTIVES_RATE_LIMITED_TRANSPORT_H_
 #define PJRTX_RUNTIME_COLLECTIVES_RATE_LIMITED_TRANSPORT_H_
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -26,12 +28,19 @@ class RateLimitedTransport : public Transport {
   absl::Status SendRecv(int to, absl::Span<const uint8_t> send, int from,
                         absl::Span<uint8_t> recv, uint64_t tag,
                         Deadline deadline) override;
+  absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
+                              StagedMemory* recv, uint64_t tag,
+                              Deadline deadline) override;
   TransportCounters counters() const override { return link_->counters(); }
   void BeginOperation(const OperationHeader& header) override {
     link_->BeginOperation(header);
   }
 
  private:
+  // Waits until `sent` bytes begun at `start` are due, or `deadline`.
+  void Pace(std::chrono::steady_clock::time_point start, size_t sent,
+            Deadline deadline) const;
+
   const std::unique_ptr<Transport> link_;
   const double bytes_per_second_;
 };

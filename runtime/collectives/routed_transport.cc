@@ -44,6 +44,16 @@ absl::Status RoutedTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   return local_->Recv(from, recv, tag, deadline);
 }
 
+absl::Status RoutedTransport::SendRecvStaged(int to, StagedMemory* send,
+                                             int from, StagedMemory* recv,
+                                             uint64_t tag, Deadline deadline) {
+  const bool in_range = to >= -1 && to < size() && from >= -1 && from < size();
+  if (in_range && !IsLocal(to) && !IsLocal(from)) {
+    return remote_->SendRecvStaged(to, send, from, recv, tag, deadline);
+  }
+  return Transport::SendRecvStaged(to, send, from, recv, tag, deadline);
+}
+
 TransportCounters RoutedTransport::counters() const {
   TransportCounters total = local_->counters();
   const TransportCounters remote = remote_->counters();
@@ -73,6 +83,18 @@ absl::Status SubsetTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   }
   return base_.SendRecv(to < 0 ? -1 : ranks_[to], send,
                         from < 0 ? -1 : ranks_[from], recv, tag, deadline);
+}
+
+absl::Status SubsetTransport::SendRecvStaged(int to, StagedMemory* send,
+                                             int from, StagedMemory* recv,
+                                             uint64_t tag, Deadline deadline) {
+  if (to < -1 || to >= size() || from < -1 || from >= size()) {
+    // SendRecv names the bad peer.
+    return Transport::SendRecvStaged(to, send, from, recv, tag, deadline);
+  }
+  return base_.SendRecvStaged(to < 0 ? -1 : ranks_[to], send,
+                              from < 0 ? -1 : ranks_[from], recv, tag,
+                              deadline);
 }
 
 }  // namespace pjrtx::collectives

@@ -35,6 +35,11 @@ class RoutedTransport : public Transport {
   absl::Status SendRecv(int to, absl::Span<const uint8_t> send, int from,
                         absl::Span<uint8_t> recv, uint64_t tag,
                         Deadline deadline) override;
+  // Goes to the remote transport's own when both peers are in other
+  // processes (or -1); stages through host memory otherwise.
+  absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
+                              StagedMemory* recv, uint64_t tag,
+                              Deadline deadline) override;
 
   // Both links together.
   TransportCounters counters() const override;
@@ -68,6 +73,9 @@ class SubsetTransport : public Transport {
   absl::Status SendRecv(int to, absl::Span<const uint8_t> send, int from,
                         absl::Span<uint8_t> recv, uint64_t tag,
                         Deadline deadline) override;
+  absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
+                              StagedMemory* recv, uint64_t tag,
+                              Deadline deadline) override;
 
   TransportCounters counters() const override { return base_.counters(); }
   void BeginOperation(const OperationHeader& header) override {

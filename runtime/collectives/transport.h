@@ -5,6 +5,7 @@
 #define PJRTX_RUNTIME_COLLECTIVES_TRANSPORT_H_
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,6 +41,22 @@ struct TransportCounters {
   int64_t messages_received = 0;
 };
 
+// A buffer in memory a transport may not address (a chip's): the transport
+// reaches it only through these copies, into and out of host memory of its
+// own, as the data moves. Each byte is copied once per message, so handing
+// a transport a StagedMemory stages the buffer without a separate staging
+// buffer. Thread-compatible: the transport may copy from its driving
+// thread, never from two threads at once.
+class StagedMemory {
+ public:
+  virtual ~StagedMemory() = default;
+  virtual size_t size() const = 0;
+  // Copies bytes [offset, offset + bytes) of the buffer into `host`.
+  virtual void ToHost(size_t offset, uint8_t* host, size_t bytes) = 0;
+  // Copies `bytes` from `host` into the buffer at `offset`.
+  virtual void FromHost(size_t offset, const uint8_t* host, size_t bytes) = 0;
+};
+
 // One rank's endpoint. Ranks are 0..size()-1 of the communicator. Messages
 // from one rank to another with the same tag arrive in the order they were
 // sent. An endpoint is used by one thread at a time.
@@ -61,6 +78,17 @@ class Transport {
   virtual absl::Status SendRecv(int to, absl::Span<const uint8_t> send,
                                 int from, absl::Span<uint8_t> recv,
                                 uint64_t tag, Deadline deadline) = 0;
+
+  // SendRecv of buffers the transport reaches only through copies: `send`
+  // is read when `to` >= 0, `recv` written when `from` >= 0 (each then
+  // non-null). Same contract and errors as SendRecv; when it returns,
+  // neither buffer is touched any more. This
+  // default copies `send` into a host buffer, runs SendRecv and copies the
+  // result into `recv`; a transport with host buffers of its own (UCX's
+  // bounce buffers) overrides it to copy straight into and out of them.
+  virtual absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
+                                      StagedMemory* recv, uint64_t tag,
+                                      Deadline deadline);
 
   absl::Status Send(int to, absl::Span<const uint8_t> data, uint64_t tag,
                     Deadline deadline) {

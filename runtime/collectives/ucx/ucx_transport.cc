@@ -1,5 +1,6 @@
 #include "runtime/collectives/ucx/ucx_transport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -24,6 +25,73 @@ struct UcxTransport::Peer {
   uint64_t header_received = 0;
 };
 
+// A message whose data is a StagedMemory, as UCX's generic datatype sees
+// it: the operation header (when the message carries one), then the data.
+namespace {
+
+struct StagedMessage {
+  uint8_t* header = nullptr;
+  size_t header_bytes = 0;
+  StagedMemory* data = nullptr;  // Null: not staged.
+
+  size_t total() const { return header_bytes + data->size(); }
+
+  // Copies [offset, offset + length) of the message out of it (into `out`)
+  // or into it (from `in`), the header's part first.
+  void Pack(size_t offset, uint8_t* out, size_t length) const {
+    const size_t in_header =
+        offset < header_bytes ? std::min(length, header_bytes - offset) : 0;
+    if (in_header > 0) std::memcpy(out, header + offset, in_header);
+    if (length > in_header) {
+      data->ToHost(offset + in_header - header_bytes, out + in_header,
+                   length - in_header);
+    }
+  }
+  void Unpack(size_t offset, const uint8_t* in, size_t length) const {
+    const size_t in_header =
+        offset < header_bytes ? std::min(length, header_bytes - offset) : 0;
+    if (in_header > 0) std::memcpy(header + offset, in, in_header);
+    if (length > in_header) {
+      data->FromHost(offset + in_header - header_bytes, in + in_header,
+                     length - in_header);
+    }
+  }
+};
+
+// UCX's generic datatype over a StagedMessage: the state is the message
+// itself, given as the buffer of the send or receive.
+void* StartStagedPack(void* /*context*/, const void* buffer, size_t /*count*/) {
+  return const_cast<void*>(buffer);
+}
+void* StartStagedUnpack(void* /*context*/, void* buffer, size_t /*count*/) {
+  return buffer;
+}
+size_t StagedPackedSize(void* state) {
+  return static_cast<const StagedMessage*>(state)->total();
+}
+size_t StagedPack(void* state, size_t offset, void* dest, size_t max_length) {
+  const auto& message = *static_cast<const StagedMessage*>(state);
+  const size_t total = message.total();
+  const size_t length =
+      offset >= total ? 0 : std::min(max_length, total - offset);
+  message.Pack(offset, static_cast<uint8_t*>(dest), length);
+  return length;
+}
+ucs_status_t StagedUnpack(void* state, size_t offset, const void* src,
+                          size_t length) {
+  const auto& message = *static_cast<const StagedMessage*>(state);
+  // UCX checks the length against StagedPackedSize first; this guards the
+  // buffer should it not.
+  if (offset > message.total() || length > message.total() - offset) {
+    return UCS_ERR_MESSAGE_TRUNCATED;
+  }
+  message.Unpack(offset, static_cast<const uint8_t*>(src), length);
+  return UCS_OK;
+}
+void FinishStaged(void* /*state*/) {}
+
+}  // namespace
+
 // One SendRecv call, shared by the calling thread (which waits for both
 // halves) and the driving thread (which issues them and completes them;
 // often the same thread).
@@ -42,6 +110,11 @@ struct UcxTransport::Exchange {
   OperationHeader::Wire header_in = {};
   ucp_dt_iov_t send_iov[2] = {};
   ucp_dt_iov_t recv_iov[2] = {};
+  // Set for SendRecvStaged: `send` and `recv` then only give the sizes, and
+  // the data moves through these (header included) as UCX's generic
+  // datatype, copied straight between the buffers and UCX's own.
+  StagedMessage staged_send;
+  StagedMessage staged_recv;
 
   // Driving thread only. A pending request is non-null; the reasons say
   // why a request was cut short by this side, and take precedence over the
@@ -119,6 +192,17 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
   // Owns the space (and releases it) from here on, whatever fails below.
   std::unique_ptr<UcxTransport> transport(
       new UcxTransport(context, *space, rank, size, options.flush_timeout_ms));
+
+  static constexpr ucp_generic_dt_ops_t kStagedOps = {
+      StartStagedPack, StartStagedUnpack, StagedPackedSize,
+      StagedPack,      StagedUnpack,      FinishStaged};
+  const ucs_status_t created =
+      ucp_dt_create_generic(&kStagedOps, nullptr, &transport->staged_type_);
+  if (created != UCS_OK) {
+    transport->staged_type_ = 0;
+    return absl::UnavailableError(absl::StrCat("ucp_dt_create_generic failed: ",
+                                               ucs_status_string(created)));
+  }
 
   // Published value: the tag space (2 bytes, host order), then the address.
   const std::string prefix = absl::StrCat(communicator_key, "/addr/");
@@ -233,6 +317,7 @@ UcxTransport::~UcxTransport() {
     current_ = nullptr;
   });
   context_->ReleaseTagSpace(space_);
+  if (staged_type_ != 0) ucp_dt_destroy(staged_type_);
 }
 
 void UcxTransport::OnEndpointError(void* arg, ucp_ep_h /*endpoint*/,
@@ -379,7 +464,16 @@ void UcxTransport::Start(ucp_worker_h worker,
     param.user_data = exchange.get();
     void* buffer = exchange->recv.data();
     size_t count = exchange->recv.size();
-    if (exchange->expected.has_value()) {
+    if (exchange->staged_recv.data != nullptr) {
+      if (exchange->expected.has_value()) {
+        exchange->staged_recv.header = exchange->header_in.data();
+        exchange->staged_recv.header_bytes = exchange->header_in.size();
+      }
+      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+      param.datatype = staged_type_;
+      buffer = &exchange->staged_recv;
+      count = 1;
+    } else if (exchange->expected.has_value()) {
       exchange->recv_iov[0] = {exchange->header_in.data(),
                                exchange->header_in.size()};
       exchange->recv_iov[1] = {exchange->recv.data(), exchange->recv.size()};
@@ -433,7 +527,16 @@ void UcxTransport::Start(ucp_worker_h worker,
     param.user_data = exchange.get();
     const void* buffer = exchange->send.data();
     size_t count = exchange->send.size();
-    if (exchange->send_header) {
+    if (exchange->staged_send.data != nullptr) {
+      if (exchange->send_header) {
+        exchange->staged_send.header = exchange->header_out.data();
+        exchange->staged_send.header_bytes = exchange->header_out.size();
+      }
+      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+      param.datatype = staged_type_;
+      buffer = &exchange->staged_send;
+      count = 1;
+    } else if (exchange->send_header) {
       exchange->send_iov[0] = {exchange->header_out.data(),
                                exchange->header_out.size()};
       exchange->send_iov[1] = {const_cast<uint8_t*>(exchange->send.data()),
@@ -480,6 +583,32 @@ void UcxTransport::Abandon(ucp_worker_h worker,
 absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
                                     int from, absl::Span<uint8_t> recv,
                                     uint64_t tag, Deadline deadline) {
+  auto exchange = std::make_shared<Exchange>();
+  exchange->send = send;
+  exchange->recv = recv;
+  return Run(to, from, tag, deadline, std::move(exchange));
+}
+
+absl::Status UcxTransport::SendRecvStaged(int to, StagedMemory* send, int from,
+                                          StagedMemory* recv, uint64_t tag,
+                                          Deadline deadline) {
+  auto exchange = std::make_shared<Exchange>();
+  // Sizes only (for checks and messages); the data goes through the
+  // StagedMemory.
+  if (to >= 0) {
+    exchange->send = absl::Span<const uint8_t>(nullptr, send->size());
+    exchange->staged_send.data = send;
+  }
+  if (from >= 0) {
+    exchange->recv = absl::Span<uint8_t>(nullptr, recv->size());
+    exchange->staged_recv.data = recv;
+  }
+  return Run(to, from, tag, deadline, std::move(exchange));
+}
+
+absl::Status UcxTransport::Run(int to, int from, uint64_t tag,
+                               Deadline deadline,
+                               std::shared_ptr<Exchange> exchange) {
   for (int peer : {to, from}) {
     if (peer < -1 || peer >= size_) {
       return absl::InvalidArgumentError(
@@ -487,12 +616,9 @@ absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
                        " (or -1 for none) on rank ", rank_));
     }
   }
-  auto exchange = std::make_shared<Exchange>();
   exchange->transport = this;
   exchange->to = to;
   exchange->from = from;
-  exchange->send = send;
-  exchange->recv = recv;
   exchange->tag = tag;
   exchange->send_done.store(to < 0, std::memory_order_relaxed);
   exchange->recv_done.store(from < 0, std::memory_order_relaxed);
@@ -524,7 +650,7 @@ absl::Status UcxTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   }
 
   if (to >= 0 && exchange->send_status.ok()) {
-    bytes_sent_.fetch_add(static_cast<int64_t>(send.size()));
+    bytes_sent_.fetch_add(static_cast<int64_t>(exchange->send.size()));
     messages_sent_.fetch_add(1);
   }
   if (from >= 0 && exchange->recv_status.ok()) {

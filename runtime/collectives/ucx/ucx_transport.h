@@ -97,6 +97,12 @@ class UcxTransport : public Transport {
   absl::Status SendRecv(int to, absl::Span<const uint8_t> send, int from,
                         absl::Span<uint8_t> recv, uint64_t tag,
                         Deadline deadline) override;
+  // Copies straight between the buffers and UCX's own (its generic
+  // datatype): one copy per byte and side, where staging through a host
+  // buffer of the caller's adds one.
+  absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
+                              StagedMemory* recv, uint64_t tag,
+                              Deadline deadline) override;
 
   void BeginOperation(const OperationHeader& header) override;
 
@@ -108,6 +114,11 @@ class UcxTransport : public Transport {
 
   UcxTransport(std::shared_ptr<UcxContext> context, uint16_t space, int rank,
                int size, int64_t flush_timeout_ms);
+
+  // Checks the peers, then issues `exchange` (its spans or staged messages
+  // set) and waits for it; SendRecv's contract.
+  absl::Status Run(int to, int from, uint64_t tag, Deadline deadline,
+                   std::shared_ptr<Exchange> exchange);
 
   // Driving thread only. Opens endpoints to every rank.
   absl::Status Connect(ucp_worker_h worker,
@@ -137,6 +148,8 @@ class UcxTransport : public Transport {
 
   const std::shared_ptr<UcxContext> context_;
   const uint16_t space_;  // This transport's receives; see UcxTagFor.
+  // UCX's generic datatype of SendRecvStaged messages.
+  ucp_datatype_t staged_type_ = 0;
   const int rank_;
   const int size_;
   const int64_t flush_timeout_ms_;

@@ -242,6 +242,121 @@ void PeerKilled(Child& c) {
                   1);
 }
 
+// A buffer the transport may only copy into and out of, as a chip's.
+class VectorMemory final : public StagedMemory {
+ public:
+  explicit VectorMemory(std::vector<uint8_t> bytes)
+      : bytes_(std::move(bytes)) {}
+  explicit VectorMemory(size_t zeros) : bytes_(zeros) {}
+
+  size_t size() const override { return bytes_.size(); }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, bytes_.data() + offset, bytes);
+    copied_ += bytes;
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    std::memcpy(bytes_.data() + offset, host, bytes);
+    copied_ += bytes;
+  }
+
+  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  size_t copied() const { return copied_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  size_t copied_ = 0;
+};
+
+OperationHeader SendRecvHeader(uint32_t sequence, int64_t count) {
+  OperationHeader header;
+  header.sequence = sequence;
+  header.kind = PJRTX_Collective_SEND_RECV;
+  header.type = PJRTX_Buffer_Type_U8;
+  header.count = count;
+  return header;
+}
+
+// Staged buffers: both ranks exchange with the operation's header in front
+// (several UCX fragments, every byte copied exactly once per side), a
+// staged side talks to a plain one both ways, sizes that disagree and ranks
+// that run different operations are named.
+void Staged(Child& c) {
+  const int peer = 1 - c.rank;
+  const size_t big = 3 * kMiB + 5;  // Several 512 KiB segments, odd tail.
+  const auto deadline = [] { return In(std::chrono::seconds(5)); };
+  c.transport->BeginOperation(SendRecvHeader(0, big));
+  VectorMemory mine(Pattern(c.rank, big));
+  VectorMemory got(big);
+  c.CheckOk(c.transport->SendRecvStaged(peer, &mine, peer, &got,
+                                        MakeTag(8, 0, 0), deadline()),
+            "staged exchange with a header");
+  c.Check(got.bytes() == Pattern(peer, big), "staged content");
+  c.Check(mine.copied() == big && got.copied() == big,
+          absl::StrCat("copied out ", mine.copied(), " and in ", got.copied(),
+                       ", want ", big, " each"));
+  c.CheckCounters(big, 1, big, 1);
+
+  // Staged to plain, then plain to staged, headers included.
+  c.transport->BeginOperation(SendRecvHeader(1, 1000));
+  if (c.rank == 0) {
+    VectorMemory out(Pattern(0, 1000));
+    c.CheckOk(c.transport->SendRecvStaged(1, &out, -1, nullptr,
+                                          MakeTag(8, 1, 0), deadline()),
+              "staged send to a plain receive");
+    VectorMemory in(size_t{1000});
+    c.CheckOk(c.transport->SendRecvStaged(-1, nullptr, 1, &in, MakeTag(8, 1, 1),
+                                          deadline()),
+              "staged receive of a plain send");
+    c.Check(in.bytes() == Pattern(1, 1000), "plain-to-staged content");
+  } else {
+    std::vector<uint8_t> in(1000);
+    c.CheckOk(
+        c.transport->Recv(0, absl::MakeSpan(in), MakeTag(8, 1, 0), deadline()),
+        "plain receive of a staged send");
+    c.Check(in == Pattern(0, 1000), "staged-to-plain content");
+    c.CheckOk(
+        c.transport->Send(0, Pattern(1, 1000), MakeTag(8, 1, 1), deadline()),
+        "plain send to a staged receive");
+  }
+
+  // 100 bytes arrive where 64 and 200 are expected.
+  c.transport->BeginOperation(SendRecvHeader(2, 100));
+  if (c.rank == 0) {
+    for (uint32_t step : {0, 1}) {
+      VectorMemory out(Pattern(0, 100));
+      c.CheckOk(c.transport->SendRecvStaged(1, &out, -1, nullptr,
+                                            MakeTag(8, 2, step), deadline()),
+                absl::StrCat("send ", step));
+    }
+  } else {
+    for (size_t expected : {size_t{64}, size_t{200}}) {
+      VectorMemory in(expected);
+      const absl::Status status = c.transport->SendRecvStaged(
+          -1, nullptr, 0, &in, MakeTag(8, 2, expected == 64 ? 0 : 1),
+          deadline());
+      c.Check(absl::IsInvalidArgument(status) &&
+                  absl::StrContains(status.message(),
+                                    absl::StrCat("expected ", expected)),
+              absl::StrCat("receiving 100 into ", expected, " gave ",
+                           status.ToString()));
+    }
+  }
+
+  // The ranks disagree on the operation: both are told, naming both.
+  OperationHeader header = SendRecvHeader(3, 8);
+  if (c.rank == 1) header.kind = PJRTX_Collective_ALL_GATHER;
+  c.transport->BeginOperation(header);
+  VectorMemory small_out(Pattern(c.rank, 8));
+  VectorMemory small_in(size_t{8});
+  const absl::Status status = c.transport->SendRecvStaged(
+      peer, &small_out, peer, &small_in, MakeTag(8, 3, 0), deadline());
+  c.Check(absl::IsInvalidArgument(status) &&
+              absl::StrContains(status.message(), "send/recv") &&
+              absl::StrContains(status.message(), "all-gather"),
+          absl::StrCat("ranks running different operations gave ",
+                       status.ToString()));
+}
+
 int RunChild(int argc, char** argv) {
   if (argc != 7) {
     std::fprintf(stderr, "usage: %s %s SCENARIO ADDRESS KEY RANK SIZE\n",
@@ -280,6 +395,8 @@ int RunChild(int argc, char** argv) {
     SizeMismatch(c);
   } else if (scenario == "deadline") {
     UnansweredReceive(c);
+  } else if (scenario == "staged") {
+    Staged(c);
   } else if (scenario == "peer_killed") {
     PeerKilled(c);
   } else {
@@ -368,6 +485,10 @@ TEST(UcxTransportTest, ReceiveMatchesOnlyTheNamedSender) {
 
 TEST(UcxTransportTest, SizeMismatchIsInvalidArgumentNamingBothSizes) {
   EXPECT_THAT(RunRanks("size_mismatch", 2), testing::ElementsAre(0, 0));
+}
+
+TEST(UcxTransportTest, StagedBuffersAreCopiedOnceThroughUcxBuffers) {
+  EXPECT_THAT(RunRanks("staged", 2), testing::ElementsAre(0, 0));
 }
 
 TEST(UcxTransportTest, UnansweredReceiveExceedsItsDeadline) {
