@@ -1,7 +1,7 @@
 #include "runtime/collectives/halving_doubling.h"
 
 #include <algorithm>
-#include <vector>
+#include <memory>
 
 #include "absl/types/span.h"
 #include "runtime/collectives/buffer_chunks.h"
@@ -34,7 +34,8 @@ absl::Status HalvingDoublingAllReduce(Transport& transport, ReduceOp op,
     return MakeTag(communicator, sequence, step);
   };
   // The fold receives a whole buffer; later steps at most half of it.
-  std::vector<uint8_t> incoming(total_bytes);
+  // Uninitialized: every byte read was received first.
+  std::unique_ptr<uint8_t[]> incoming(new uint8_t[total_bytes]);
 
   // Fold: ranks below 2*extra combine in pairs, so that `power` ranks
   // remain, renumbered 0..power-1.
@@ -46,9 +47,9 @@ absl::Status HalvingDoublingAllReduce(Transport& transport, ReduceOp op,
       folded_rank = -1;
     } else {
       PJRTX_RETURN_IF_ERROR(
-          transport.Recv(rank - 1, absl::MakeSpan(incoming), tag(0), deadline));
-      PJRTX_RETURN_IF_ERROR(
-          Accumulate(op, type, bytes, incoming.data(), count));
+          transport.Recv(rank - 1, absl::MakeSpan(incoming.get(), total_bytes),
+                         tag(0), deadline));
+      PJRTX_RETURN_IF_ERROR(Accumulate(op, type, bytes, incoming.get(), count));
       folded_rank = rank / 2;
     }
   }
@@ -79,8 +80,8 @@ absl::Status HalvingDoublingAllReduce(Transport& transport, ReduceOp op,
       PJRTX_RETURN_IF_ERROR(transport.SendRecv(
           real_rank(folded_rank ^ mask), span_of(give, half),
           real_rank(folded_rank ^ mask),
-          absl::MakeSpan(incoming.data(), kept.size()), tag(step), deadline));
-      PJRTX_RETURN_IF_ERROR(Accumulate(op, type, kept.data(), incoming.data(),
+          absl::MakeSpan(incoming.get(), kept.size()), tag(step), deadline));
+      PJRTX_RETURN_IF_ERROR(Accumulate(op, type, kept.data(), incoming.get(),
                                        kept.size() / element_size));
       first = keep;
       chunks = half;

@@ -2,6 +2,7 @@
 
 #include "runtime/collectives/buffer_chunks.h"
 #include "runtime/collectives/ring.h"
+#include "runtime/collectives/staged_ring.h"
 #include "runtime/core/base/status_macros.h"
 
 namespace pjrtx::collectives {
@@ -22,15 +23,16 @@ absl::Status HierarchicalAllReduce(Transport& intra_slice,
   uint8_t* shard_data =
       static_cast<uint8_t*>(data) + shard.begin * element_size;
   const size_t shard_bytes = shard.size * element_size;
-  uint8_t* reduced = shard_data;
   if (staging != nullptr && inter_slice.size() > 1) {
-    PJRTX_ASSIGN_OR_RETURN(reduced, staging->ToHost(shard_data, shard_bytes));
+    PJRTX_RETURN_IF_ERROR(StagedRingAllReduce(
+        inter_slice, op, type, staging->Device(shard_data, shard_bytes),
+        staging->Host(shard_bytes), shard.size, communicator, sequence,
+        deadline));
+  } else {
+    PJRTX_RETURN_IF_ERROR(RingAllReduce(inter_slice, op, type, shard_data,
+                                        shard.size, communicator, sequence,
+                                        deadline));
   }
-  PJRTX_RETURN_IF_ERROR(RingAllReduce(inter_slice, op, type, reduced,
-                                      shard.size, communicator, sequence,
-                                      deadline));
-  if (reduced != shard_data)
-    staging->ToDevice(shard_data, reduced, shard_bytes);
   return RingAllGather(intra_slice, type, data, count, communicator, sequence,
                        deadline);
 }

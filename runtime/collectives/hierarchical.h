@@ -15,17 +15,17 @@
 
 namespace pjrtx::collectives {
 
-// Moves a chip's cross-slice shard between its device memory and host
-// memory, for inter-slice links that cannot read device memory (DCN).
+// A chip's cross-slice shard for inter-slice links that cannot read device
+// memory (DCN): the links reach it only through copies, and it is reduced
+// in host memory.
 class ShardStaging {
  public:
   virtual ~ShardStaging() = default;
-  // Copies `bytes` at `device` into host memory and returns that memory,
-  // valid until ToDevice.
-  virtual absl::StatusOr<uint8_t*> ToHost(const uint8_t* device,
-                                          size_t bytes) = 0;
-  // Copies `bytes` at `host` (as returned by ToHost) to `device`.
-  virtual void ToDevice(uint8_t* device, const uint8_t* host, size_t bytes) = 0;
+  // The `bytes` at `device` as the links may reach them, valid until the
+  // operation ends.
+  virtual StagedMemory& Device(uint8_t* device, size_t bytes) = 0;
+  // Host memory of at least `bytes`, valid until the operation ends.
+  virtual uint8_t* Host(size_t bytes) = 0;
 };
 
 // In-place all-reduce over s slices of c chips each, in three phases:
@@ -44,8 +44,9 @@ class ShardStaging {
 // and gathering every slice's whole buffer would move (s-1) * M. The fast
 // link carries 2 * (c-1)/c * M per chip whatever s is.
 //
-// With `staging`, phase 2 runs on a host copy of the shard: one copy out
-// of device memory and one back per chip (M/c bytes each), whatever s is.
+// With `staging`, phase 2 reduces the shard in host memory
+// (StagedRingAllReduce): it is copied out of device memory once and back
+// once per chip (M/c bytes each, folded into the transfers), whatever s is.
 absl::Status HierarchicalAllReduce(Transport& intra_slice,
                                    Transport& inter_slice, ReduceOp op,
                                    PJRTX_Buffer_Type type, void* data,

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <variant>
@@ -21,6 +22,7 @@
 #include "runtime/collectives/output_dims.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/collectives/ring.h"
+#include "runtime/collectives/staged_ring.h"
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/status_macros.h"
 #include "runtime/core/base/trace_recorder.h"
@@ -55,6 +57,16 @@ struct HostCommunicator::Operation {
 namespace {
 
 std::atomic<uint32_t> g_next_communicator_id{0};
+
+// `status`, its message prefixed with the operation and the rank that saw
+// it.
+absl::Status NameRank(PJRTX_CollectiveKind kind, int rank,
+                      const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(),
+                      absl::StrCat(CollectiveKindName(kind), " on rank ", rank,
+                                   ": ", status.message()));
+}
 
 std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
   return absl::StrCat(ElementTypeName(type), "[", absl::StrJoin(dims, ","),
@@ -106,6 +118,38 @@ struct HostCommunicator::Layout {
   TransportFactory make_remote;
 };
 
+namespace {
+
+// A chip's buffer handed to links that cannot address it: their copies out
+// of `source` and into `destination` (the operation's input and output)
+// are the rank's staging copies, so they are tallied for the counters.
+class ChipMemory final : public StagedMemory {
+ public:
+  ChipMemory(const uint8_t* source, uint8_t* destination, size_t size)
+      : source_(source), destination_(destination), size_(size) {}
+
+  size_t size() const override { return size_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, source_ + offset, bytes);
+    copied_out_ += bytes;
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    std::memcpy(destination_ + offset, host, bytes);
+    copied_in_ += bytes;
+  }
+  size_t copied_out() const { return copied_out_; }
+  size_t copied_in() const { return copied_in_; }
+
+ private:
+  const uint8_t* const source_;
+  uint8_t* const destination_;
+  const size_t size_;
+  size_t copied_out_ = 0;
+  size_t copied_in_ = 0;
+};
+
+}  // namespace
+
 // A local rank's host memory for data crossing to other processes, grown
 // on demand and kept (the pool), and the copies into and out of it, counted
 // on the rank's device.
@@ -147,14 +191,24 @@ class HostCommunicator::Staging : public ShardStaging {
     counters.staging.Add(static_cast<int64_t>(bytes));
   }
 
-  absl::StatusOr<uint8_t*> ToHost(const uint8_t* device,
-                                  size_t bytes) override {
-    uint8_t* host = Reserve(bytes);
-    Out(host, device, bytes);
-    return host;
+  // The operation's chip buffers as the links may reach them; what they
+  // copied is counted by CountChipCopies.
+  StagedMemory& Chip(const uint8_t* source, uint8_t* destination,
+                     size_t bytes) {
+    chip_.emplace(source, destination, bytes);
+    return *chip_;
   }
-  void ToDevice(uint8_t* device, const uint8_t* host, size_t bytes) override {
-    In(device, host, bytes);
+  StagedMemory& Device(uint8_t* device, size_t bytes) override {
+    return Chip(device, device, bytes);
+  }
+  uint8_t* Host(size_t bytes) override { return Reserve(bytes); }
+  // Counts the copies made through Chip or Device since the last call: one
+  // copy out of the device and one into it, however many pieces they took.
+  void CountChipCopies() {
+    if (!chip_.has_value()) return;
+    CountOut(chip_->copied_out());
+    CountIn(chip_->copied_in());
+    chip_.reset();
   }
 
  private:
@@ -162,6 +216,7 @@ class HostCommunicator::Staging : public ShardStaging {
   const int device_;
   std::unique_ptr<uint8_t[]> memory_;
   size_t capacity_ = 0;
+  std::optional<ChipMemory> chip_;
 };
 
 namespace {
@@ -199,34 +254,6 @@ std::string RendezvousKey(absl::Span<const int64_t> device_ids) {
   return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
                       device_ids.size(), "/", instance);
 }
-
-}  // namespace
-
-namespace {
-
-// A chip's buffer handed to a transport that cannot address it: the
-// transport's copies into and out of its host buffers are the rank's
-// staging copies, so they are tallied for the counters.
-class ChipMemory final : public StagedMemory {
- public:
-  ChipMemory(uint8_t* device, size_t size) : device_(device), size_(size) {}
-
-  size_t size() const override { return size_; }
-  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
-    std::memcpy(host, device_ + offset, bytes);
-    copied_ += bytes;
-  }
-  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
-    std::memcpy(device_ + offset, host, bytes);
-    copied_ += bytes;
-  }
-  size_t copied() const { return copied_; }
-
- private:
-  uint8_t* const device_;
-  const size_t size_;
-  size_t copied_ = 0;
-};
 
 }  // namespace
 
@@ -616,12 +643,21 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       absl::Status status = StagedSendRecv(operation, index, staging, device_in,
                                            device_out, deadline);
       CountTraffic(local);
-      if (!status.ok()) {
-        return absl::Status(
-            status.code(),
-            absl::StrCat("send/recv on rank ", rank, ": ", status.message()));
-      }
-      return absl::OkStatus();
+      return NameRank(operation.kind, rank, status);
+    }
+    if (operation.kind == PJRTX_Collective_ALL_REDUCE &&
+        operation.algorithm != Algorithm::kHalvingDoubling &&
+        operation.algorithm != Algorithm::kHierarchical) {
+      // Reduced in host memory; the copies out of the chip and back are
+      // made by the transfers themselves.
+      absl::Status status =
+          StagedRingAllReduce(transport, operation.op, operation.type,
+                              staging.Chip(device_in, device_out, out_bytes),
+                              staging.Reserve(out_bytes), operation.input_count,
+                              id_, operation.sequence, deadline);
+      staging.CountChipCopies();
+      CountTraffic(local);
+      return NameRank(operation.kind, rank, status);
     }
     // The input's copy lands where the algorithm wants it: in the output
     // for operations that work in place, beside it otherwise.
@@ -703,13 +739,9 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   if (staged && status.ok() && out_bytes > 0) {
     staging.In(device_out, out, out_bytes);
   }
+  staging.CountChipCopies();
   CountTraffic(local);
-  if (!status.ok()) {
-    return absl::Status(
-        status.code(), absl::StrCat(CollectiveKindName(operation.kind),
-                                    " on rank ", rank, ": ", status.message()));
-  }
-  return absl::OkStatus();
+  return NameRank(operation.kind, rank, status);
 }
 
 absl::Status HostCommunicator::StagedSendRecv(const Operation& operation,
@@ -718,15 +750,17 @@ absl::Status HostCommunicator::StagedSendRecv(const Operation& operation,
                                               uint8_t* device_out,
                                               Deadline deadline) {
   const Operation::Part& part = operation.parts[index];
-  ChipMemory send(device_in, part.send_to < 0 ? 0 : operation.input_bytes);
-  ChipMemory recv(device_out, part.recv_from < 0 ? 0 : operation.output_bytes);
+  ChipMemory send(device_in, nullptr,
+                  part.send_to < 0 ? 0 : operation.input_bytes);
+  ChipMemory recv(nullptr, device_out,
+                  part.recv_from < 0 ? 0 : operation.output_bytes);
   absl::Status status = local_[index].transport->SendRecvStaged(
       part.send_to < 0 ? -1 : part.send_to, &send,
       part.recv_from < 0 ? -1 : part.recv_from, &recv,
       MakeTag(id_, operation.sequence, 0), deadline);
   // What was copied, even by a send/recv that failed half way.
-  staging.CountOut(send.copied());
-  staging.CountIn(recv.copied());
+  staging.CountOut(send.copied_out());
+  staging.CountIn(recv.copied_in());
   return status;
 }
 

@@ -30,55 +30,88 @@ template <typename T>
 using WrapType = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
                                     std::make_unsigned_t<T>>;
 
-template <typename T>
-T Combine(ReduceOp op, T a, T b) {
+template <typename T, ReduceOp kOp>
+T Combine(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case ReduceOp::kSum:
-        return static_cast<T>(static_cast<WrapType<T>>(a) +
-                              static_cast<WrapType<T>>(b));
-      case ReduceOp::kProduct:
-        return static_cast<T>(static_cast<WrapType<T>>(a) *
-                              static_cast<WrapType<T>>(b));
-      case ReduceOp::kMin:
-        return b < a ? b : a;
-      case ReduceOp::kMax:
-        return a < b ? b : a;
+    if constexpr (kOp == ReduceOp::kSum) {
+      return static_cast<T>(static_cast<WrapType<T>>(a) +
+                            static_cast<WrapType<T>>(b));
+    } else if constexpr (kOp == ReduceOp::kProduct) {
+      return static_cast<T>(static_cast<WrapType<T>>(a) *
+                            static_cast<WrapType<T>>(b));
+    } else if constexpr (kOp == ReduceOp::kMin) {
+      return b < a ? b : a;
+    } else {
+      return a < b ? b : a;
     }
   } else {
-    switch (op) {
-      case ReduceOp::kSum:
-        return a + b;
-      case ReduceOp::kProduct:
-        return a * b;
-      case ReduceOp::kMin:
-        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
-        return b < a ? b : a;
-      case ReduceOp::kMax:
-        if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
-        return a < b ? b : a;
+    if constexpr (kOp == ReduceOp::kSum) {
+      return a + b;
+    } else if constexpr (kOp == ReduceOp::kProduct) {
+      return a * b;
+    } else if constexpr (kOp == ReduceOp::kMin) {
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      return b < a ? b : a;
+    } else {
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      return a < b ? b : a;
     }
   }
-  return a;
+}
+
+// One loop per operation and type, so that the compiler vectorizes the
+// sums and products (a switch on the operation inside the loop kept a
+// 16 MiB f32 all-reduce's accumulation scalar).
+template <typename T, ReduceOp kOp>
+void AccumulateWith(uint8_t* inout, const uint8_t* in, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* a = inout + i * sizeof(T);
+    Store<T>(a, Combine<T, kOp>(Load<T>(a), Load<T>(in + i * sizeof(T))));
+  }
+}
+
+template <float (*kToFloat)(uint16_t), uint16_t (*kFromFloat)(float),
+          ReduceOp kOp>
+void AccumulateWidenedWith(uint8_t* inout, const uint8_t* in, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t* a = inout + i * 2;
+    const float combined = Combine<float, kOp>(
+        kToFloat(Load<uint16_t>(a)), kToFloat(Load<uint16_t>(in + i * 2)));
+    Store<uint16_t>(a, kFromFloat(combined));
+  }
 }
 
 template <typename T>
 void AccumulateAs(ReduceOp op, uint8_t* inout, const uint8_t* in,
                   size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    uint8_t* a = inout + i * sizeof(T);
-    Store<T>(a, Combine<T>(op, Load<T>(a), Load<T>(in + i * sizeof(T))));
+  switch (op) {
+    case ReduceOp::kSum:
+      return AccumulateWith<T, ReduceOp::kSum>(inout, in, count);
+    case ReduceOp::kProduct:
+      return AccumulateWith<T, ReduceOp::kProduct>(inout, in, count);
+    case ReduceOp::kMin:
+      return AccumulateWith<T, ReduceOp::kMin>(inout, in, count);
+    case ReduceOp::kMax:
+      return AccumulateWith<T, ReduceOp::kMax>(inout, in, count);
   }
 }
 
 template <float (*kToFloat)(uint16_t), uint16_t (*kFromFloat)(float)>
 void AccumulateWidened(ReduceOp op, uint8_t* inout, const uint8_t* in,
                        size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    uint8_t* a = inout + i * 2;
-    float sum = Combine<float>(op, kToFloat(Load<uint16_t>(a)),
-                               kToFloat(Load<uint16_t>(in + i * 2)));
-    Store<uint16_t>(a, kFromFloat(sum));
+  switch (op) {
+    case ReduceOp::kSum:
+      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kSum>(
+          inout, in, count);
+    case ReduceOp::kProduct:
+      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kProduct>(
+          inout, in, count);
+    case ReduceOp::kMin:
+      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kMin>(
+          inout, in, count);
+    case ReduceOp::kMax:
+      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kMax>(
+          inout, in, count);
   }
 }
 

@@ -1,6 +1,6 @@
 #include "runtime/collectives/ring.h"
 
-#include <vector>
+#include <memory>
 
 #include "absl/types/span.h"
 #include "runtime/collectives/buffer_chunks.h"
@@ -30,8 +30,10 @@ absl::Status RingReduceScatter(Transport& transport, ReduceOp op,
   const int rank = transport.rank();
   if (size == 1 || count == 0) return absl::OkStatus();
   auto* bytes = static_cast<uint8_t*>(data);
-  // Chunk 0 is the largest, so one buffer fits every incoming chunk.
-  std::vector<uint8_t> incoming(Chunk(count, size, 0).size * element_size);
+  // Chunk 0 is the largest, so one buffer fits every incoming chunk. Left
+  // uninitialized: zeroing it cost a pass over the buffer per operation.
+  std::unique_ptr<uint8_t[]> incoming(
+      new uint8_t[Chunk(count, size, 0).size * element_size]);
   // At step s rank r passes on chunk r-s-1, which it has reduced s times,
   // and receives chunk r-s-2 from r-1; after size-1 steps the chunk it
   // received last, chunk r, holds every rank's contribution.
@@ -41,11 +43,11 @@ absl::Status RingReduceScatter(Transport& transport, ReduceOp op,
     PJRTX_RETURN_IF_ERROR(transport.SendRecv(
         Wrap(rank + 1, size), Bytes(bytes, send, element_size),
         Wrap(rank - 1, size),
-        absl::MakeSpan(incoming.data(), recv.size * element_size),
+        absl::MakeSpan(incoming.get(), recv.size * element_size),
         MakeTag(communicator, sequence, step), deadline));
     PJRTX_RETURN_IF_ERROR(Accumulate(op, type,
                                      bytes + recv.begin * element_size,
-                                     incoming.data(), recv.size));
+                                     incoming.get(), recv.size));
   }
   return absl::OkStatus();
 }

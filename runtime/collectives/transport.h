@@ -51,6 +51,9 @@ class StagedMemory {
  public:
   virtual ~StagedMemory() = default;
   virtual size_t size() const = 0;
+  // The buffer itself when it is host memory the transport may address
+  // (then it moves without these copies); null otherwise.
+  virtual uint8_t* host_data() { return nullptr; }
   // Copies bytes [offset, offset + bytes) of the buffer into `host`.
   virtual void ToHost(size_t offset, uint8_t* host, size_t bytes) = 0;
   // Copies `bytes` from `host` into the buffer at `offset`.

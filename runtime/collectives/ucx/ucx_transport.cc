@@ -593,15 +593,16 @@ absl::Status UcxTransport::SendRecvStaged(int to, StagedMemory* send, int from,
                                           StagedMemory* recv, uint64_t tag,
                                           Deadline deadline) {
   auto exchange = std::make_shared<Exchange>();
-  // Sizes only (for checks and messages); the data goes through the
-  // StagedMemory.
+  // Without host data the spans give only the sizes (for checks and
+  // messages), and the data goes through the StagedMemory.
+  // Host memory moves as it is (eager zero-copy sends, no pack callback).
   if (to >= 0) {
-    exchange->send = absl::Span<const uint8_t>(nullptr, send->size());
-    exchange->staged_send.data = send;
+    exchange->send = absl::Span<const uint8_t>(send->host_data(), send->size());
+    if (send->host_data() == nullptr) exchange->staged_send.data = send;
   }
   if (from >= 0) {
-    exchange->recv = absl::Span<uint8_t>(nullptr, recv->size());
-    exchange->staged_recv.data = recv;
+    exchange->recv = absl::Span<uint8_t>(recv->host_data(), recv->size());
+    if (recv->host_data() == nullptr) exchange->staged_recv.data = recv;
   }
   return Run(to, from, tag, deadline, std::move(exchange));
 }

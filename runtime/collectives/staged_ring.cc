@@ -1,0 +1,200 @@
+#include "runtime/collectives/staged_ring.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/collectives/buffer_chunks.h"
+#include "runtime/collectives/ring.h"
+#include "runtime/core/base/status_macros.h"
+
+namespace pjrtx::collectives {
+namespace {
+
+int Wrap(int value, int size) { return ((value % size) + size) % size; }
+
+// Bytes [offset, offset + size) of another StagedMemory.
+class StagedRange final : public StagedMemory {
+ public:
+  StagedRange(StagedMemory& base, size_t offset, size_t size)
+      : base_(base), offset_(offset), size_(size) {}
+
+  size_t size() const override { return size_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    base_.ToHost(offset_ + offset, host, bytes);
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    base_.FromHost(offset_ + offset, host, bytes);
+  }
+
+ private:
+  StagedMemory& base_;
+  const size_t offset_;
+  const size_t size_;
+};
+
+// Host memory the links address directly.
+class HostRange final : public StagedMemory {
+ public:
+  HostRange(uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  size_t size() const override { return size_; }
+  uint8_t* host_data() override { return data_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, data_ + offset, bytes);
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    std::memcpy(data_ + offset, host, bytes);
+  }
+
+ private:
+  uint8_t* const data_;
+  const size_t size_;
+};
+
+// A receive that reduces as it lands: each piece of the incoming chunk is
+// combined with the device's copy of the same bytes (copied out of the
+// device for it, into the host chunk) and left reduced in the host chunk.
+// Pieces may split elements; an element's incoming bytes wait here until
+// they are all in.
+class ReducingRange final : public StagedMemory {
+ public:
+  ReducingRange(StagedMemory& device, uint8_t* host, size_t size, ReduceOp op,
+                PJRTX_Buffer_Type type, size_t element_size)
+      : device_(device),
+        host_(host),
+        size_(size),
+        op_(op),
+        type_(type),
+        element_size_(element_size) {}
+
+  size_t size() const override { return size_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, host_ + offset, bytes);
+  }
+  void FromHost(size_t offset, const uint8_t* incoming, size_t bytes) override {
+    if (bytes == 0) return;
+    device_.ToHost(offset, host_ + offset, bytes);
+    const size_t end = offset + bytes;
+    const size_t whole_begin =
+        (offset + element_size_ - 1) / element_size_ * element_size_;
+    const size_t whole_end = end / element_size_ * element_size_;
+    if (whole_begin < whole_end) {
+      // Cannot fail: the type was checked before the ring started.
+      (void)Accumulate(op_, type_, host_ + whole_begin,
+                       incoming + (whole_begin - offset),
+                       (whole_end - whole_begin) / element_size_);
+    }
+    // The elements the piece covers only in part: at most one at each end.
+    const size_t first = offset / element_size_;
+    const size_t last = (end - 1) / element_size_;
+    if (offset % element_size_ != 0 || end < (first + 1) * element_size_) {
+      Stash(first, offset, incoming, end);
+    }
+    if (last != first && end % element_size_ != 0) {
+      Stash(last, offset, incoming, end);
+    }
+  }
+
+ private:
+  struct Partial {
+    std::array<uint8_t, 16> bytes = {};
+    size_t received = 0;
+  };
+
+  // Keeps the bytes of `element` that the piece [offset, end) at
+  // `incoming` holds, and reduces the element once all its bytes are in.
+  void Stash(size_t element, size_t offset, const uint8_t* incoming,
+             size_t end) {
+    const size_t element_begin = element * element_size_;
+    const size_t from = std::max(offset, element_begin);
+    const size_t to = std::min(end, element_begin + element_size_);
+    Partial& partial = partials_[element];
+    std::memcpy(partial.bytes.data() + (from - element_begin),
+                incoming + (from - offset), to - from);
+    partial.received += to - from;
+    if (partial.received == element_size_) {
+      (void)Accumulate(op_, type_, host_ + element_begin, partial.bytes.data(),
+                       1);
+      partials_.erase(element);
+    }
+  }
+
+  StagedMemory& device_;
+  uint8_t* const host_;
+  const size_t size_;
+  const ReduceOp op_;
+  const PJRTX_Buffer_Type type_;
+  const size_t element_size_;
+  std::map<size_t, Partial> partials_;  // Few: at most two per piece.
+};
+
+}  // namespace
+
+absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
+                                 PJRTX_Buffer_Type type, StagedMemory& device,
+                                 uint8_t* host, size_t count,
+                                 uint32_t communicator, uint32_t sequence,
+                                 Deadline deadline) {
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size, ReducibleElementSize(type));
+  PJRTX_RETURN_IF_ERROR(CheckHostBuffer("StagedRingAllReduce", host, count));
+  if (device.size() != count * element_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "StagedRingAllReduce of ", count, " elements was given ", device.size(),
+        " bytes of device memory; expected ", count * element_size));
+  }
+  const int size = transport.size();
+  const int rank = transport.rank();
+  if (size == 1 || count == 0) return absl::OkStatus();
+  auto bytes_of = [&](int chunk) {
+    const ChunkRange range = Chunk(count, size, chunk);
+    return std::pair<size_t, size_t>(range.begin * element_size,
+                                     range.size * element_size);
+  };
+  // Reduce-scatter: as RingReduceScatter, but the chunk sent first comes
+  // from the device, and each chunk reduced is reduced from the device's
+  // copy into the host buffer.
+  for (int step = 0; step < size - 1; ++step) {
+    const auto [send_begin, send_bytes] = bytes_of(Wrap(rank - step - 1, size));
+    const auto [recv_begin, recv_bytes] = bytes_of(Wrap(rank - step - 2, size));
+    StagedRange send_device(device, send_begin, send_bytes);
+    HostRange send_host(host + send_begin, send_bytes);
+    StagedRange recv_device(device, recv_begin, recv_bytes);
+    ReducingRange reduce(recv_device, host + recv_begin, recv_bytes, op, type,
+                         element_size);
+    PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
+        Wrap(rank + 1, size),
+        step == 0 ? static_cast<StagedMemory*>(&send_device) : &send_host,
+        Wrap(rank - 1, size), &reduce, MakeTag(communicator, sequence, step),
+        deadline));
+  }
+  // All-gather: as RingAllGather in the host buffer, but the chunk that
+  // arrives last (nobody needs it forwarded) goes straight to the device.
+  int last_chunk = -1;
+  for (int step = 0; step < size - 1; ++step) {
+    const int recv_chunk = Wrap(rank - step - 1, size);
+    const auto [send_begin, send_bytes] = bytes_of(Wrap(rank - step, size));
+    const auto [recv_begin, recv_bytes] = bytes_of(recv_chunk);
+    HostRange send_host(host + send_begin, send_bytes);
+    HostRange recv_host(host + recv_begin, recv_bytes);
+    StagedRange recv_device(device, recv_begin, recv_bytes);
+    const bool last = step == size - 2;
+    if (last) last_chunk = recv_chunk;
+    PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
+        Wrap(rank + 1, size), &send_host, Wrap(rank - 1, size),
+        last ? static_cast<StagedMemory*>(&recv_device) : &recv_host,
+        MakeTag(communicator, sequence, kRingAllGatherFirstStep + step),
+        deadline));
+  }
+  for (int chunk = 0; chunk < size; ++chunk) {
+    if (chunk == last_chunk) continue;
+    const auto [begin, chunk_bytes] = bytes_of(chunk);
+    if (chunk_bytes > 0) device.FromHost(begin, host + begin, chunk_bytes);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace pjrtx::collectives

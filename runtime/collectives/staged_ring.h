@@ -1,0 +1,35 @@
+// The ring all-reduce of a buffer in memory the links cannot address (a
+// chip's, across processes): every byte is copied out of the device once
+// and back once, and those copies are folded into the transfers instead of
+// making passes of their own.
+#ifndef PJRTX_RUNTIME_COLLECTIVES_STAGED_RING_H_
+#define PJRTX_RUNTIME_COLLECTIVES_STAGED_RING_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "pjrtx/pjrtx_c_api.h"
+#include "runtime/collectives/reduction.h"
+#include "runtime/collectives/transport.h"
+
+namespace pjrtx::collectives {
+
+// RingAllReduce (same steps, tags and result) of the `count` elements that
+// `device` holds, reduced in `host` (host memory of the same size, contents
+// ignored) and written back through `device`. Reading the device is folded
+// into the first transfers: the chunk a rank passes on first is copied
+// straight from the device into the link's own buffers, and every chunk it
+// reduces is combined from the device's copy and the incoming bytes as
+// they land. So is writing: the chunk that arrives last goes straight into
+// the device. In all, device.ToHost and device.FromHost each cover every
+// byte exactly once (for a single rank: neither runs, nothing moves).
+absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
+                                 PJRTX_Buffer_Type type, StagedMemory& device,
+                                 uint8_t* host, size_t count,
+                                 uint32_t communicator, uint32_t sequence,
+                                 Deadline deadline);
+
+}  // namespace pjrtx::collectives
+
+#endif  // PJRTX_RUNTIME_COLLECTIVES_STAGED_RING_H_
