@@ -55,21 +55,47 @@ class HostRange final : public StagedMemory {
   const size_t size_;
 };
 
+// A receive into host memory that also writes each piece to the device as
+// it lands (a final result that is still to be forwarded).
+class TeeRange final : public StagedMemory {
+ public:
+  TeeRange(uint8_t* host, StagedMemory& device, size_t size)
+      : host_(host), device_(device), size_(size) {}
+
+  size_t size() const override { return size_; }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, host_ + offset, bytes);
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    std::memcpy(host_ + offset, host, bytes);
+    device_.FromHost(offset, host, bytes);
+  }
+
+ private:
+  uint8_t* const host_;
+  StagedMemory& device_;
+  const size_t size_;
+};
+
 // A receive that reduces as it lands: each piece of the incoming chunk is
 // combined with the device's copy of the same bytes (copied out of the
-// device for it, into the host chunk) and left reduced in the host chunk.
-// Pieces may split elements; an element's incoming bytes wait here until
-// they are all in.
+// device for it, into the host chunk) and left reduced in the host chunk,
+// and, when the reduction is final, also written back to the device while
+// it is still in cache. Pieces may split elements; an element's incoming
+// bytes wait here until they are all in.
 class ReducingRange final : public StagedMemory {
  public:
+  // `final_result`: where the reduced bytes go as well, or null.
   ReducingRange(StagedMemory& device, uint8_t* host, size_t size, ReduceOp op,
-                PJRTX_Buffer_Type type, size_t element_size)
+                PJRTX_Buffer_Type type, size_t element_size,
+                StagedMemory* final_result)
       : device_(device),
         host_(host),
         size_(size),
         op_(op),
         type_(type),
-        element_size_(element_size) {}
+        element_size_(element_size),
+        final_result_(final_result) {}
 
   size_t size() const override { return size_; }
   void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
@@ -87,6 +113,7 @@ class ReducingRange final : public StagedMemory {
       (void)Accumulate(op_, type_, host_ + whole_begin,
                        incoming + (whole_begin - offset),
                        (whole_end - whole_begin) / element_size_);
+      Reduced(whole_begin, whole_end - whole_begin);
     }
     // The elements the piece covers only in part: at most one at each end.
     const size_t first = offset / element_size_;
@@ -120,6 +147,14 @@ class ReducingRange final : public StagedMemory {
       (void)Accumulate(op_, type_, host_ + element_begin, partial.bytes.data(),
                        1);
       partials_.erase(element);
+      Reduced(element_begin, element_size_);
+    }
+  }
+
+  // Bytes [offset, offset + bytes) of the host chunk are reduced.
+  void Reduced(size_t offset, size_t bytes) {
+    if (final_result_ != nullptr) {
+      final_result_->FromHost(offset, host_ + offset, bytes);
     }
   }
 
@@ -129,6 +164,7 @@ class ReducingRange final : public StagedMemory {
   const ReduceOp op_;
   const PJRTX_Buffer_Type type_;
   const size_t element_size_;
+  StagedMemory* const final_result_;
   std::map<size_t, Partial> partials_;  // Few: at most two per piece.
 };
 
@@ -163,36 +199,31 @@ absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
     StagedRange send_device(device, send_begin, send_bytes);
     HostRange send_host(host + send_begin, send_bytes);
     StagedRange recv_device(device, recv_begin, recv_bytes);
+    // The last step completes the rank's own chunk.
     ReducingRange reduce(recv_device, host + recv_begin, recv_bytes, op, type,
-                         element_size);
+                         element_size,
+                         step == size - 2 ? &recv_device : nullptr);
     PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
         Wrap(rank + 1, size),
         step == 0 ? static_cast<StagedMemory*>(&send_device) : &send_host,
         Wrap(rank - 1, size), &reduce, MakeTag(communicator, sequence, step),
         deadline));
   }
-  // All-gather: as RingAllGather in the host buffer, but the chunk that
-  // arrives last (nobody needs it forwarded) goes straight to the device.
-  int last_chunk = -1;
+  // All-gather: as RingAllGather in the host buffer, each chunk written to
+  // the device as it arrives; the chunk that arrives last (nobody needs it
+  // forwarded) goes straight to the device only.
   for (int step = 0; step < size - 1; ++step) {
-    const int recv_chunk = Wrap(rank - step - 1, size);
     const auto [send_begin, send_bytes] = bytes_of(Wrap(rank - step, size));
-    const auto [recv_begin, recv_bytes] = bytes_of(recv_chunk);
+    const auto [recv_begin, recv_bytes] = bytes_of(Wrap(rank - step - 1, size));
     HostRange send_host(host + send_begin, send_bytes);
-    HostRange recv_host(host + recv_begin, recv_bytes);
     StagedRange recv_device(device, recv_begin, recv_bytes);
-    const bool last = step == size - 2;
-    if (last) last_chunk = recv_chunk;
+    TeeRange recv_both(host + recv_begin, recv_device, recv_bytes);
     PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
         Wrap(rank + 1, size), &send_host, Wrap(rank - 1, size),
-        last ? static_cast<StagedMemory*>(&recv_device) : &recv_host,
+        step == size - 2 ? static_cast<StagedMemory*>(&recv_device)
+                         : &recv_both,
         MakeTag(communicator, sequence, kRingAllGatherFirstStep + step),
         deadline));
-  }
-  for (int chunk = 0; chunk < size; ++chunk) {
-    if (chunk == last_chunk) continue;
-    const auto [begin, chunk_bytes] = bytes_of(chunk);
-    if (chunk_bytes > 0) device.FromHost(begin, host + begin, chunk_bytes);
   }
   return absl::OkStatus();
 }

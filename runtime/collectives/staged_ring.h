@@ -21,9 +21,10 @@ namespace pjrtx::collectives {
 // into the first transfers: the chunk a rank passes on first is copied
 // straight from the device into the link's own buffers, and every chunk it
 // reduces is combined from the device's copy and the incoming bytes as
-// they land. So is writing: the chunk that arrives last goes straight into
-// the device. In all, device.ToHost and device.FromHost each cover every
-// byte exactly once (for a single rank: neither runs, nothing moves).
+// they land. So is writing: each chunk goes to the device as it is
+// completed or arrives, while it is in cache. In all, device.ToHost and
+// device.FromHost each cover every byte exactly once (for a single rank:
+// neither runs, nothing moves).
 absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
                                  PJRTX_Buffer_Type type, StagedMemory& device,
                                  uint8_t* host, size_t count,
