@@ -90,6 +90,20 @@ ucs_status_t StagedUnpack(void* state, size_t offset, const void* src,
 }
 void FinishStaged(void* /*state*/) {}
 
+// Hands `message` to UCX as `type` (a datatype over StagedMessage), with
+// `header` in front when given: sets `param`'s datatype and returns the
+// buffer to pass (count 1).
+void* AsStaged(StagedMessage& message, OperationHeader::Wire* header,
+               ucp_datatype_t type, ucp_request_param_t& param) {
+  if (header != nullptr) {
+    message.header = header->data();
+    message.header_bytes = header->size();
+  }
+  param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+  param.datatype = type;
+  return &message;
+}
+
 }  // namespace
 
 // One SendRecv call, shared by the calling thread (which waits for both
@@ -465,13 +479,10 @@ void UcxTransport::Start(ucp_worker_h worker,
     void* buffer = exchange->recv.data();
     size_t count = exchange->recv.size();
     if (exchange->staged_recv.data != nullptr) {
-      if (exchange->expected.has_value()) {
-        exchange->staged_recv.header = exchange->header_in.data();
-        exchange->staged_recv.header_bytes = exchange->header_in.size();
-      }
-      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
-      param.datatype = staged_type_;
-      buffer = &exchange->staged_recv;
+      buffer = AsStaged(
+          exchange->staged_recv,
+          exchange->expected.has_value() ? &exchange->header_in : nullptr,
+          staged_type_, param);
       count = 1;
     } else if (exchange->expected.has_value()) {
       exchange->recv_iov[0] = {exchange->header_in.data(),
@@ -528,13 +539,9 @@ void UcxTransport::Start(ucp_worker_h worker,
     const void* buffer = exchange->send.data();
     size_t count = exchange->send.size();
     if (exchange->staged_send.data != nullptr) {
-      if (exchange->send_header) {
-        exchange->staged_send.header = exchange->header_out.data();
-        exchange->staged_send.header_bytes = exchange->header_out.size();
-      }
-      param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
-      param.datatype = staged_type_;
-      buffer = &exchange->staged_send;
+      buffer = AsStaged(exchange->staged_send,
+                        exchange->send_header ? &exchange->header_out : nullptr,
+                        staged_type_, param);
       count = 1;
     } else if (exchange->send_header) {
       exchange->send_iov[0] = {exchange->header_out.data(),
