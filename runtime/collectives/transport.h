@@ -56,7 +56,9 @@ class StagedMemory {
   virtual uint8_t* host_data() { return nullptr; }
   // Copies bytes [offset, offset + bytes) of the buffer into `host`.
   virtual void ToHost(size_t offset, uint8_t* host, size_t bytes) = 0;
-  // Copies `bytes` from `host` into the buffer at `offset`.
+  // Takes in `bytes` from `host` at `offset`: copies them into the buffer
+  // (an implementation may combine them with what is there instead, as a
+  // reduction does). Pieces may come in any order and split elements.
   virtual void FromHost(size_t offset, const uint8_t* host, size_t bytes) = 0;
 };
 
@@ -85,10 +87,11 @@ class Transport {
   // SendRecv of buffers the transport reaches only through copies: `send`
   // is read when `to` >= 0, `recv` written when `from` >= 0 (each then
   // non-null). Same contract and errors as SendRecv; when it returns,
-  // neither buffer is touched any more. This
-  // default copies `send` into a host buffer, runs SendRecv and copies the
-  // result into `recv`; a transport with host buffers of its own (UCX's
-  // bounce buffers) overrides it to copy straight into and out of them.
+  // neither buffer is touched any more. This default copies `send` into a
+  // host buffer, runs SendRecv and copies the result into `recv` (sides
+  // with host_data() move as they are); a transport with host buffers of
+  // its own (UCX's bounce buffers) overrides it to copy straight into and
+  // out of them.
   virtual absl::Status SendRecvStaged(int to, StagedMemory* send, int from,
                                       StagedMemory* recv, uint64_t tag,
                                       Deadline deadline);
