@@ -29,6 +29,8 @@ absl::string_view Description(OpCode opcode) {
     case OpCode::kReduce:
     case OpCode::kFusedReduce:
       return "a reduction kernel.";
+    case OpCode::kReduceWindow:
+      return "a reduce_window kernel.";
     case OpCode::kDotGeneral:
       return "a dot_general kernel.";
     default:
@@ -115,6 +117,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     case OpCode::kReduce:
     case OpCode::kFusedReduce:
       status = EmitReduceKernel(writer, program, instruction);
+      break;
+    case OpCode::kReduceWindow:
+      status = EmitReduceWindowKernel(writer, program, instruction);
       break;
     case OpCode::kDotGeneral:
       status = EmitDotKernel(writer, instruction);

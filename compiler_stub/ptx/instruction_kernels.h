@@ -1,7 +1,8 @@
 // GPU kernels for the instructions of a computation that are not fused
 // elementwise chains: data movement (broadcast_in_dim, transpose, reshape,
-// slice, concatenate, pad, reverse), iota, reduce (and kFusedReduce) with
-// a one-op body, dot_general, and the elementwise ops fusion leaves alone
+// slice, concatenate, pad, reverse), iota, reduce (and kFusedReduce) and
+// reduce_window with a one-op body, dot_general, and the elementwise ops
+// fusion leaves alone
 // (as a fused kernel of one step, ptx_emitter.h). Each kernel computes one
 // instruction by itself, one thread per output element, with the shapes
 // baked into the PTX as constants. Results are bit for bit those of the
@@ -47,7 +48,9 @@ struct InstructionKernel {
 // for every type; iota, reduce, dot_general and the elementwise ops compute
 // on the types the elementwise emitter supports (not FP8). reduce takes one
 // input, and a body that is one add, multiply, maximum, minimum, and or or of
-// its two parameters; multi-input reduces are UNIMPLEMENTED.
+// its two parameters; multi-input reduces are UNIMPLEMENTED. reduce_window
+// likewise (one input, a one-op body), with any strides, dilations and
+// padding.
 //
 // Errors: INVALID_ARGUMENT for an unknown target or a name that is not a
 // PTX identifier; UNIMPLEMENTED "L:C: <op> ..." for an instruction or

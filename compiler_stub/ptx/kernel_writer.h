@@ -119,6 +119,15 @@ absl::Status EmitLayoutKernel(KernelWriter& writer,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
+absl::Status EmitReduceWindowKernel(KernelWriter& writer,
+                                    const ir::Program& program,
+                                    const ir::Instruction& instruction);
+
+// The body of a reduction (reduce, reduce_window) when its region is
+// exactly `return op(p0, p1)` (either order) with op one of add, multiply,
+// maximum, minimum, and, or: that op; null otherwise.
+const ir::Instruction* Reducer(const ir::Program& program,
+                               const ir::Instruction& instruction);
 absl::Status EmitDotKernel(KernelWriter& writer,
                            const ir::Instruction& instruction);
 

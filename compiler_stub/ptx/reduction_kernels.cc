@@ -19,8 +19,33 @@ using ir::ElementType;
 using ir::Instruction;
 using ir::OpCode;
 
-// The region's one instruction when the region is exactly
-// `return op(p0, p1)` (either order) with a reducer op; null otherwise.
+std::string On(ElementType type) {
+  return absl::StrCat("on ", ir::ElementTypeToMlir(type));
+}
+
+// The fused prologue's step `s` as an instruction over registers, for the
+// elementwise emitter.
+Instruction StepInstruction(const Instruction& fused, const ir::FusedStep& step,
+                            const std::vector<ElementType>& register_types) {
+  Instruction inst;
+  inst.opcode = step.opcode;
+  inst.name = fused.name;
+  inst.line = fused.line;
+  inst.column = fused.column;
+  inst.attributes.unary = step.unary;
+  inst.attributes.binary = step.binary;
+  inst.attributes.comparison = step.comparison;
+  inst.attributes.comparison_type = step.comparison_type;
+  for (int r : step.inputs) {
+    inst.operand_types.push_back(
+        ir::ValueType::Tensor(ir::Shape{register_types[r], {}}));
+  }
+  inst.result_types = {ir::ValueType::Tensor(ir::Shape{step.type, {}})};
+  return inst;
+}
+
+}  // namespace
+
 const Instruction* Reducer(const ir::Program& program,
                            const Instruction& instruction) {
   if (instruction.regions.size() != 1) return nullptr;
@@ -51,33 +76,6 @@ const Instruction* Reducer(const ir::Program& program,
       return nullptr;
   }
 }
-
-std::string On(ElementType type) {
-  return absl::StrCat("on ", ir::ElementTypeToMlir(type));
-}
-
-// The fused prologue's step `s` as an instruction over registers, for the
-// elementwise emitter.
-Instruction StepInstruction(const Instruction& fused, const ir::FusedStep& step,
-                            const std::vector<ElementType>& register_types) {
-  Instruction inst;
-  inst.opcode = step.opcode;
-  inst.name = fused.name;
-  inst.line = fused.line;
-  inst.column = fused.column;
-  inst.attributes.unary = step.unary;
-  inst.attributes.binary = step.binary;
-  inst.attributes.comparison = step.comparison;
-  inst.attributes.comparison_type = step.comparison_type;
-  for (int r : step.inputs) {
-    inst.operand_types.push_back(
-        ir::ValueType::Tensor(ir::Shape{register_types[r], {}}));
-  }
-  inst.result_types = {ir::ValueType::Tensor(ir::Shape{step.type, {}})};
-  return inst;
-}
-
-}  // namespace
 
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const Instruction& instruction) {

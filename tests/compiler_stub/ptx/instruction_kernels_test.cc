@@ -511,6 +511,72 @@ std::string DotProgram(const std::string& type, const std::string& result,
                                     {"$OUT", out}});
 }
 
+constexpr char kReduceWindow[] = R"(
+func.func @main(%x: tensor<$SHAPEx$T>, %init: tensor<$T>) -> tensor<$OUTx$T> {
+  %r = "stablehlo.reduce_window"(%x, %init) ({
+    ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+      %0 = stablehlo.$OP %a, %b : tensor<$T>
+      stablehlo.return %0 : tensor<$T>
+  }) {$ATTRS} : (tensor<$SHAPEx$T>, tensor<$T>) -> tensor<$OUTx$T>
+  func.return %r : tensor<$OUTx$T>
+})";
+
+std::string ReduceWindowProgram(const std::string& op, const std::string& type,
+                                const std::string& shape,
+                                const std::string& attributes,
+                                const std::string& out) {
+  return absl::StrReplaceAll(kReduceWindow, {{"$OP", op},
+                                             {"$T", type},
+                                             {"$SHAPE", shape},
+                                             {"$ATTRS", attributes},
+                                             {"$OUT", out}});
+}
+
+TEST(InstructionKernelsTest, ReduceWindow) {
+  // Plain sliding windows: every type, every op on some.
+  for (const char* type : kArithmeticTypes) {
+    Check(ReduceWindowProgram("add", type, "5x6",
+                              "window_dimensions = array<i64: 2, 3>", "4x4"),
+          ir::OpCode::kReduceWindow);
+  }
+  for (const char* type : {"f32", "i32"}) {
+    for (const char* op : {"multiply", "maximum", "minimum"}) {
+      Check(ReduceWindowProgram(op, type, "5x6",
+                                "window_dimensions = array<i64: 2, 3>", "4x4"),
+            ir::OpCode::kReduceWindow);
+    }
+  }
+  // Strides, window and base dilation, and padding on both sides: every
+  // kind of position a window can fall on (input, padding, the holes base
+  // dilation leaves), folded in the reference's order.
+  const std::string dilated =
+      "window_dimensions = array<i64: 2, 3>, "
+      "window_strides = array<i64: 2, 1>, "
+      "base_dilations = array<i64: 2, 1>, "
+      "window_dilations = array<i64: 1, 2>, "
+      "padding = dense<[[1, 2], [0, 1]]> : tensor<2x2xi64>";
+  for (const char* type : {"f32", "bf16", "i32", "ui8", "f64"}) {
+    for (const char* op : {"add", "maximum"}) {
+      Check(ReduceWindowProgram(op, type, "5x6", dilated, "6x3"),
+            ir::OpCode::kReduceWindow);
+    }
+  }
+  for (const char* op : {"and", "or"}) {
+    Check(ReduceWindowProgram(op, "i1", "4x1x3",
+                              "window_dimensions = array<i64: 2, 1, 2>, "
+                              "padding = dense<[[0, 1], [0, 0], [1, 1]]> : "
+                              "tensor<3x2xi64>",
+                              "4x1x4"),
+          ir::OpCode::kReduceWindow);
+  }
+  // Windows larger than the input reach only padding at some outputs.
+  Check(ReduceWindowProgram("add", "f32", "3",
+                            "window_dimensions = array<i64: 4>, "
+                            "padding = dense<[[3, 3]]> : tensor<1x2xi64>",
+                            "6"),
+        ir::OpCode::kReduceWindow);
+}
+
 TEST(InstructionKernelsTest, DotGeneral) {
   for (const char* type : {"f32", "f64", "f16", "bf16", "i1", "i4", "i8", "ui8",
                            "i32", "ui32", "i64"}) {
@@ -671,6 +737,15 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xi32>, %i: tensor<f32>, %j: tenso
   const absl::Status subtract = EmitStatus(
       ReduceProgram("subtract", "f32", "4x3", "0", "3x"), ir::OpCode::kReduce);
   EXPECT_EQ(subtract.code(), absl::StatusCode::kUnimplemented) << subtract;
+}
+
+TEST(InstructionKernelsTest, UnsupportedReduceWindows) {
+  const std::string subtract = ReduceWindowProgram(
+      "subtract", "f32", "4x3", "window_dimensions = array<i64: 2, 1>", "3x3");
+  const absl::Status status = EmitStatus(subtract, ir::OpCode::kReduceWindow);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented) << status;
+  EXPECT_THAT(std::string(status.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce_window .*body"));
 }
 
 TEST(InstructionKernelsTest, UnsupportedTypes) {
