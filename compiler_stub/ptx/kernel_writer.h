@@ -128,6 +128,12 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
 // maximum, minimum, and, or: that op; null otherwise.
 const ir::Instruction* Reducer(const ir::Program& program,
                                const ir::Instruction& instruction);
+// acc = reducer(acc, x), the operands in the order `instruction`'s region
+// passes its parameters to `reducer` (its Reducer).
+absl::Status Fold(KernelWriter& writer, const ir::Program& program,
+                  const ir::Instruction& instruction,
+                  const ir::Instruction& reducer, const Register& acc,
+                  const Register& x);
 absl::Status EmitDotKernel(KernelWriter& writer,
                            const ir::Instruction& instruction);
 

@@ -77,6 +77,20 @@ const Instruction* Reducer(const ir::Program& program,
   }
 }
 
+absl::Status Fold(KernelWriter& writer, const ir::Program& program,
+                  const Instruction& instruction, const Instruction& reducer,
+                  const Register& acc, const Register& x) {
+  const ir::Computation& region = program.computations[instruction.regions[0]];
+  std::vector<Register> operands;
+  for (int value : reducer.operands) {
+    operands.push_back(value == region.parameters[0] ? acc : x);
+  }
+  absl::StatusOr<Register> r = writer.emitter().Emit(reducer, operands);
+  if (!r.ok()) return r.status();
+  writer.Move(acc, *r);
+  return absl::OkStatus();
+}
+
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const Instruction& instruction) {
   const bool fused = instruction.opcode == OpCode::kFusedReduce;
@@ -184,16 +198,7 @@ absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
       }
       x = values[body.outputs[0]];
     }
-    const ir::Computation& region =
-        program.computations[instruction.regions[0]];
-    std::vector<Register> operands;
-    for (int value : reducer->operands) {
-      operands.push_back(value == region.parameters[0] ? acc : x);
-    }
-    absl::StatusOr<Register> r = emitter.Emit(*reducer, operands);
-    if (!r.ok()) return r.status();
-    writer.Move(acc, *r);
-    return absl::OkStatus();
+    return Fold(writer, program, instruction, *reducer, acc, x);
   };
   if (!empty) {
     absl::Status status =

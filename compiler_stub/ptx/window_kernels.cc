@@ -53,7 +53,6 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
   }
 
   PtxBuilder& b = writer.builder();
-  InstructionEmitter& emitter = writer.emitter();
   const Register init =
       writer.Load(type, absl::StrCat("[", writer.input(1), "]"));
   const std::vector<int64_t> input_strides = RowMajorStrides(input.dims);
@@ -112,16 +111,7 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
     b.EmitLabel(padding);
     writer.Move(x, init);
     b.EmitLabel(combine);
-    const ir::Computation& region =
-        program.computations[instruction.regions[0]];
-    std::vector<Register> operands;
-    for (int value : reducer->operands) {
-      operands.push_back(value == region.parameters[0] ? acc : x);
-    }
-    absl::StatusOr<Register> r = emitter.Emit(*reducer, operands);
-    if (!r.ok()) return r.status();
-    writer.Move(acc, *r);
-    return absl::OkStatus();
+    return Fold(writer, program, instruction, *reducer, acc, x);
   };
   if (!empty_window) {
     absl::Status status =
