@@ -294,6 +294,13 @@ void UcxContext::RunQueued() {
   }
 }
 
+namespace {
+
+// The longest a thread driving the worker sleeps without progressing it.
+constexpr std::chrono::milliseconds kInlinePoll(5);
+
+}  // namespace
+
 void UcxContext::DriveUntil(const std::function<bool()>& done,
                             Clock::time_point deadline) {
   Clock::time_point spin_until = Clock::now() + spin_;
@@ -318,12 +325,15 @@ void UcxContext::DriveUntil(const std::function<bool()>& done,
     // BUSY means events arrived since the last progress call: poll again
     // rather than sleep past them.
     if (ucp_worker_arm(worker_) == UCS_ERR_BUSY) continue;
-    int timeout_ms = -1;
-    if (deadline != Clock::time_point::max()) {
-      const auto left =
-          std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
-      timeout_ms = static_cast<int>(std::min<int64_t>(left.count(), 1 << 30));
-    }
+    // Bounded like the progress thread's sleep: the descriptor does not
+    // report everything the worker has to do (a send UCX could not hand
+    // to the socket at once waits for progress, not for an event), and
+    // every thread of the process may be waiting on this one, so an
+    // unbounded sleep stalled whole collectives until their deadline.
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
+    const int timeout_ms =
+        static_cast<int>(std::min<int64_t>(left.count(), kInlinePoll.count()));
     SleepOn(inline_epoll_fd_, timeout_ms);
     spin_until = Clock::now() + spin_;
   }
