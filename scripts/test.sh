@@ -25,5 +25,12 @@ fi
 
 ./scripts/build.sh release
 ./scripts/build.sh asan
-run_ctest asan
+# GCC 12's sanitizer runtime mistakes some dynamic TLS blocks of libraries
+# loaded with dlopen (the plugins, the fake driver) for an old glibc layout
+# and reads a bogus range from them, so the leak checker's tracer
+# intermittently crashes at exit after every test passed. Not following
+# __tls_get_addr avoids that; the plugins keep no heap memory reachable
+# only from dynamic TLS, so leak reports lose nothing.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}intercept_tls_get_addr=0" \
+  run_ctest asan
 run_ctest release
