@@ -1,7 +1,9 @@
 // Rabenseifner's all-reduce: reduce-scatter by recursive halving, then
 // all-gather by recursive doubling. 2*log2(p) steps instead of the ring's
 // 2*(p-1), for the same 2*(p-1)/p of the buffer sent per rank, so it wins
-// where latency dominates: small buffers and many ranks.
+// where latency dominates: small buffers and many ranks. The smallest
+// buffers go by plain recursive doubling of the whole buffer: half the
+// steps again, for log2(p) times the buffer sent.
 #ifndef PJRTX_RUNTIME_COLLECTIVES_HALVING_DOUBLING_H_
 #define PJRTX_RUNTIME_COLLECTIVES_HALVING_DOUBLING_H_
 
@@ -14,6 +16,17 @@
 #include "runtime/collectives/transport.h"
 
 namespace pjrtx::collectives {
+
+// Up to this many bytes a step's latency (~10 us over TCP) outweighs
+// sending the whole buffer in each of log2(p) steps instead of halves in
+// 2*log2(p) steps (~16 KiB at 1.5 GB/s).
+inline constexpr size_t kWholeBufferDoublingBytes = 16 * 1024;
+
+// Whether an all-reduce of `bytes` over `power` ranks (a power of two,
+// after the fold) swaps whole buffers: at or below
+// kWholeBufferDoublingBytes, and for two ranks always, where both schemes
+// send the same bytes and recursive doubling takes one step instead of two.
+bool UsesWholeBufferDoubling(size_t bytes, int power);
 
 // In-place all-reduce of `count` elements over every rank of `transport`,
 // called by all ranks at once; the result is bitwise equal on every rank.

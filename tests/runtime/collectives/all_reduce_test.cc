@@ -117,7 +117,10 @@ TEST_P(AllReduceTest, SendsTwiceTheNonOwnedFractionOfTheBuffer) {
       (size & (size - 1)) != 0) {
     GTEST_SKIP() << "fold ranks send extra whole buffers";
   }
-  for (size_t count : {size_t{840 * 4}, size_t{1001}}) {
+  // Above kWholeBufferDoublingBytes, where halving/doubling splits the
+  // buffer (two ranks always swap it whole, which is the same bytes).
+  for (size_t count : {size_t{840 * 8}, size_t{5001}}) {
+    ASSERT_GT(count * 4, kWholeBufferDoublingBytes);
     std::vector<int64_t> bytes_sent;
     Run(PJRTX_Buffer_Type_F32, ReduceOp::kSum, count, &bytes_sent);
     const double bytes = static_cast<double>(count * 4);
@@ -131,6 +134,39 @@ TEST_P(AllReduceTest, SendsTwiceTheNonOwnedFractionOfTheBuffer) {
         EXPECT_NEAR(bytes_sent[rank], expected, 2 * 4 + 1)
             << "rank " << rank << " count " << count;
       }
+    }
+  }
+}
+
+TEST_P(AllReduceTest, NanPayloadsGiveTheSameBitsOnEveryRank) {
+  // Where two operands are NaNs, x86 keeps the payload of the first: ranks
+  // that combined the same two values in different orders would disagree.
+  const int size = GetParam().size;
+  constexpr size_t kCount = 67;
+  auto fabric = InProcessFabric::Create(size);
+  for (ReduceOp op :
+       {ReduceOp::kSum, ReduceOp::kProduct, ReduceOp::kMin, ReduceOp::kMax}) {
+    SCOPED_TRACE(ReduceOpName(op));
+    std::vector<std::vector<uint32_t>> buffers(size);
+    std::vector<absl::Status> statuses(size);
+    RunRanks(size, [&](int rank) {
+      auto endpoint = fabric->Endpoint(rank);
+      std::vector<uint32_t>& bits = buffers[rank];
+      for (size_t i = 0; i < kCount; ++i) {
+        // Quiet NaNs whose payload names the rank, between ordinary values.
+        bits.push_back(i % 3 == 0 ? 0x3f800000u + static_cast<uint32_t>(i)
+                                  : 0x7fc00000u | static_cast<uint32_t>(
+                                                      (rank + 1) * 97 + i));
+      }
+      statuses[rank] =
+          GetParam().function(*endpoint, op, PJRTX_Buffer_Type_F32, bits.data(),
+                              kCount, 4, static_cast<uint32_t>(op),
+                              DeadlineAfter(5s));
+    });
+    for (int rank = 0; rank < size; ++rank) {
+      ASSERT_TRUE(statuses[rank].ok()) << "rank " << rank << ": "
+                                       << statuses[rank];
+      EXPECT_EQ(buffers[rank], buffers[0]) << "rank " << rank;
     }
   }
 }
@@ -248,6 +284,40 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<AllReduceCase>& info) {
       return info.param.name;
     });
+
+TEST(HalvingDoublingTest, SmallBuffersSwapWholeBuffersInLog2PSteps) {
+  for (int size : {2, 4, 8}) {
+    const int steps = size == 2 ? 1 : (size == 4 ? 2 : 3);
+    // Small buffers on any number of ranks, any buffer on two.
+    std::vector<size_t> counts = {1, 64, kWholeBufferDoublingBytes / 4};
+    if (size == 2) counts.push_back(40000);
+    for (size_t count : counts) {
+      SCOPED_TRACE(absl::StrCat(size, " ranks, count ", count));
+      auto fabric = InProcessFabric::Create(size);
+      std::vector<std::vector<uint8_t>> buffers(size);
+      std::vector<TransportCounters> counters(size);
+      RunRanks(size, [&](int rank) {
+        auto endpoint = fabric->Endpoint(rank);
+        buffers[rank] =
+            MakeInput(PJRTX_Buffer_Type_F32, ReduceOp::kSum, rank, count);
+        EXPECT_TRUE(HalvingDoublingAllReduce(
+                        *endpoint, ReduceOp::kSum, PJRTX_Buffer_Type_F32,
+                        buffers[rank].data(), count, 1, 2, DeadlineAfter(5s))
+                        .ok());
+        counters[rank] = endpoint->counters();
+      });
+      const std::vector<uint8_t> expected =
+          ExpectedReduction(PJRTX_Buffer_Type_F32, ReduceOp::kSum, size, count);
+      for (int rank = 0; rank < size; ++rank) {
+        EXPECT_EQ(buffers[rank], expected) << "rank " << rank;
+        EXPECT_EQ(counters[rank].messages_sent, steps) << "rank " << rank;
+        EXPECT_EQ(counters[rank].bytes_sent,
+                  static_cast<int64_t>(steps * count * 4))
+            << "rank " << rank;
+      }
+    }
+  }
+}
 
 TEST(RingTest, ReduceScatterLeavesEachRankItsOwnChunk) {
   for (int size : {2, 3, 5}) {
