@@ -5,7 +5,10 @@
 // it is missing the plugin has none, and `cuda.nccl` says why. Plain
 // matmuls run on cuBLASLt, loaded at run time too (cublaslt_library.h);
 // where it is missing they run as PTX kernels, and `cuda.cublaslt` says
-// why.
+// why. A job of several processes (options num_processes and
+// process_index) lists every process's GPUs; communicators whose ranks span
+// processes run on the host communicator, over UCX between processes, with
+// each rank's data staged through the driver's pinned pool.
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +25,10 @@
 #if PJRTX_CUDA_WITH_NCCL
 #include "plugins/cuda/nccl_communicator.h"
 #include "plugins/cuda/nccl_library.h"
+#endif
+#include "runtime/collectives/host_communicator.h"
+#ifdef PJRTX_HAVE_UCX
+#include "runtime/collectives/ucx/ucx_transport_factory.h"
 #endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
@@ -75,6 +82,22 @@ std::string DescribeCublasLt() {
 #endif
 }
 
+#if PJRTX_CUDA_WITH_NCCL
+// Whether any of `ids` is a device of another process (unknown ids are
+// left for the communicator to name).
+bool SpansProcesses(const pjrtx::ClientState& client,
+                    absl::Span<const int64_t> ids) {
+  for (int d = 0; d < client.num_devices(); ++d) {
+    const pjrtx::DeviceSpec& spec = client.device(d);
+    if (spec.addressable) continue;
+    for (int64_t id : ids) {
+      if (id == spec.global_id) return true;
+    }
+  }
+  return false;
+}
+#endif
+
 class CudaPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "cuda"; }
@@ -101,14 +124,38 @@ class CudaPlugin : public pjrtx::Plugin {
             {"cuda.cublaslt", DescribeCublasLt()}};
   }
 
+  std::vector<pjrtx::OptionSpec> OptionSchema() const override {
+    return {
+        {"num_processes", int64_t{1},
+         "Processes in the job, each with its own GPUs; with more than one "
+         "they exchange their GPUs through the key-value store"},
+        {"process_index", int64_t{0},
+         "This process's index in the job (0..num_processes-1)"},
+    };
+  }
+
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
-      const pjrtx::OptionSet&, pjrtx::KeyValueStore*) override {
+      const pjrtx::OptionSet& options, pjrtx::KeyValueStore* kv) override {
     const Discovery& found = Discover();
     if (!found.unavailable_reason.empty()) {
       return std::make_unique<NoDeviceDriver>(found);
     }
+    const int64_t num_processes = options.GetInt64("num_processes");
+    const int64_t process_index = options.GetInt64("process_index");
+    if (num_processes < 1 || num_processes > 65536 || process_index < 0 ||
+        process_index >= num_processes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "num_processes is ", num_processes, " and process_index ",
+          process_index,
+          "; expected 1 <= num_processes <= 65536 and 0 <= process_index < "
+          "num_processes"));
+    }
+    GpuDriverOptions driver_options;
+    driver_options.num_processes = static_cast<int>(num_processes);
+    driver_options.process_index = static_cast<int>(process_index);
+    driver_options.store = kv;
     PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<GpuDriver> driver,
-                           GpuDriver::Create(found, GpuDriverOptions()));
+                           GpuDriver::Create(found, driver_options));
     return driver;
   }
 
@@ -129,6 +176,16 @@ class CudaPlugin : public pjrtx::Plugin {
       return absl::FailedPreconditionError(
           absl::StrCat("the client has no GPU for a communicator: ",
                        Discover().unavailable_reason));
+    }
+    if (SpansProcesses(*client, global_device_ids)) {
+      // NCCL here runs within a process; between processes the ranks meet
+      // over UCX (the DCN), each rank's data staged through host memory.
+      pjrtx::collectives::TransportFactory remote;
+#ifdef PJRTX_HAVE_UCX
+      remote = pjrtx::collectives::UcxTransportFactory();
+#endif
+      return pjrtx::collectives::HostCommunicator::Create(
+          std::move(client), global_device_ids, timeout_ms, std::move(remote));
     }
     return NcclCommunicator::Create(LoadNccl(), *driver, std::move(client),
                                     global_device_ids, timeout_ms);

@@ -1,5 +1,6 @@
 #include "plugins/cuda/gpu_driver.h"
 
+#include <atomic>
 #include <cstdio>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #endif
 #include "plugins/cuda/gpu_program.h"
 #include "plugins/cuda/issue_scope.h"
+#include "plugins/cuda/job_gpus.h"
 #include "plugins/cuda/staged_copies.h"
 #include "runtime/core/base/event.h"
 #include "runtime/core/base/status_macros.h"
@@ -31,6 +33,38 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
         absl::StrCat("no usable CUDA device: ", found.unavailable_reason));
   }
   std::unique_ptr<GpuDriver> driver(new GpuDriver(*found.api, found));
+  if (options.num_processes < 1 || options.process_index < 0 ||
+      options.process_index >= options.num_processes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("process_index is ", options.process_index,
+                     " and num_processes ", options.num_processes,
+                     "; expected num_processes >= 1 and 0 <= process_index < "
+                     "num_processes"));
+  }
+  driver->process_index_ = options.process_index;
+  if (options.num_processes == 1) {
+    driver->job_gpus_ = {found.gpus};
+  } else {
+    if (options.store == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "a job of ", options.num_processes,
+          " processes exchanges its GPUs through the key-value store, but "
+          "the client was created without key-value callbacks; pass them to "
+          "PJRTX_Client_Create"));
+    }
+    // Numbers this process's clients in jobs, so that the n-th client of
+    // every process meets the n-th of the others.
+    static std::atomic<int> job_clients{0};
+    PJRTX_ASSIGN_OR_RETURN(
+        driver->job_gpus_,
+        ExchangeJobGpus(*options.store, job_clients.fetch_add(1),
+                        options.num_processes, options.process_index,
+                        found.gpus, options.exchange_timeout_ms));
+  }
+  for (int p = 0; p < options.process_index; ++p) {
+    driver->first_local_device_ +=
+        static_cast<int>(driver->job_gpus_[p].size());
+  }
   for (const GpuInfo& info : found.gpus) {
     PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<Gpu> gpu,
                            Gpu::Open(*found.api, info));
@@ -62,30 +96,41 @@ pjrtx::TopologySpec GpuDriver::Describe() {
   topology.platform_version =
       absl::StrCat("CUDA driver ", found_.driver_version / 1000, ".",
                    found_.driver_version % 1000 / 10);
+  topology.process_index = process_index_;
+  int64_t global_id = 0;
+  for (size_t p = 0; p < job_gpus_.size(); ++p) {
+    for (const GpuInfo& info : job_gpus_[p]) {
+      const int64_t id = global_id++;
+      pjrtx::DeviceSpec device;
+      device.global_id = id;
+      device.process_index = static_cast<int>(p);
+      device.addressable = static_cast<int>(p) == process_index_;
+      device.kind = info.name;
+      device.to_string = absl::StrCat("CudaDevice(id=", id, ")");
+      device.debug_string = absl::StrCat(
+          "CudaDevice(id=", id, ", ",
+          job_gpus_.size() > 1 ? absl::StrCat("process ", p, ", ") : "",
+          info.name, ", sm_", info.compute_major, info.compute_minor, ", ",
+          info.sm_count, " SMs, ", info.memory_bytes >> 20, " MiB, PCI ",
+          info.pci_bus_id, ")");
+      device.attributes = {
+          {"compute_capability",
+           absl::StrCat(info.compute_major, ".", info.compute_minor)},
+          {"core_count", int64_t{info.sm_count}},
+          {"device_memory_bytes", static_cast<int64_t>(info.memory_bytes)},
+          {"pci_bus_id", info.pci_bus_id},
+          {"coords", std::vector<int64_t>{id}},
+          {"process_index", static_cast<int64_t>(p)},
+      };
+      topology.devices.push_back(std::move(device));
+    }
+  }
+  // Memories of this process's GPUs only: 2g device, 2g + 1 pinned host.
   for (size_t g = 0; g < gpus_.size(); ++g) {
     const GpuInfo& info = gpus_[g]->info();
-    const int index = static_cast<int>(g);
-    pjrtx::DeviceSpec device;
-    device.global_id = index;
-    device.process_index = 0;
-    device.kind = info.name;
-    device.to_string = absl::StrCat("CudaDevice(id=", index, ")");
-    device.debug_string = absl::StrCat(
-        "CudaDevice(id=", index, ", ", info.name, ", sm_", info.compute_major,
-        info.compute_minor, ", ", info.sm_count, " SMs, ",
-        info.memory_bytes >> 20, " MiB, PCI ", info.pci_bus_id, ")");
-    device.attributes = {
-        {"compute_capability",
-         absl::StrCat(info.compute_major, ".", info.compute_minor)},
-        {"core_count", int64_t{info.sm_count}},
-        {"device_memory_bytes", static_cast<int64_t>(info.memory_bytes)},
-        {"pci_bus_id", info.pci_bus_id},
-        {"coords", std::vector<int64_t>{index}},
-        {"process_index", int64_t{0}},
-    };
-    device.memories = {2 * index, 2 * index + 1};
-    topology.devices.push_back(std::move(device));
-
+    const int index = first_local_device_ + static_cast<int>(g);
+    topology.devices[index].memories = {2 * static_cast<int>(g),
+                                        2 * static_cast<int>(g) + 1};
     pjrtx::MemorySpec device_memory;
     device_memory.kind = "device";
     device_memory.kind_id = 0;
@@ -295,8 +340,9 @@ absl::StatusOr<pjrtx::CompiledProgram> GpuDriver::Compile(
     return std::unique_ptr<LibraryMatmul>(std::move(prepared));
   };
 #endif
-  return CompileGpuProgram(api_, gpus, *staging_, *completions_, prepare_matmul,
-                           format, code, options);
+  return CompileGpuProgram(api_, gpus, first_local_device_, *staging_,
+                           *completions_, prepare_matmul, format, code,
+                           options);
 }
 
 #if PJRTX_CUDA_WITH_CUBLASLT
@@ -316,7 +362,7 @@ const std::vector<CublasLtGpu*>& GpuDriver::CublasLtGpus() {
 #endif
 
 std::unique_ptr<pjrtx::DeviceQueue> GpuDriver::CreateNativeQueue(int device) {
-  return std::make_unique<CudaQueue>(*gpus_[device], *completions_, *issued_,
+  return std::make_unique<CudaQueue>(gpu(device), *completions_, *issued_,
                                      QueueLane(device));
 }
 

@@ -25,6 +25,7 @@
 #include "plugins/cuda/issued_events.h"
 #include "plugins/cuda/pinned_staging_pool.h"
 #include "runtime/core/base/driver.h"
+#include "runtime/core/base/key_value_store.h"
 
 namespace cuda_plugin {
 
@@ -32,11 +33,20 @@ struct GpuDriverOptions {
   // The pinned staging pool: chunk size and count.
   size_t staging_chunk_bytes = size_t{8} << 20;
   int staging_chunks = 8;
+  // The job's processes and this one's index. With more than one, the
+  // processes exchange their GPUs through `store` (the framework's
+  // key-value store, required then), waiting up to `exchange_timeout_ms`.
+  int num_processes = 1;
+  int process_index = 0;
+  pjrtx::KeyValueStore* store = nullptr;
+  int64_t exchange_timeout_ms = 60'000;
 };
 
 class GpuDriver : public pjrtx::Driver {
  public:
-  // Opens every GPU `found` lists.
+  // Opens every GPU `found` lists. In a job of several processes the
+  // topology lists every process's GPUs (global ids numbered by process,
+  // then ordinal); this process's are addressable.
   static absl::StatusOr<std::unique_ptr<GpuDriver>> Create(
       const Discovery& found, const GpuDriverOptions& options);
   ~GpuDriver() override;
@@ -67,7 +77,7 @@ class GpuDriver : public pjrtx::Driver {
   // For work issued into the queues from outside the core (the NCCL
   // communicator): a GPU by device index, the queues' issued tasks, and
   // the lane of device `device`'s queue in them.
-  Gpu& gpu(int device) { return *gpus_[device]; }
+  Gpu& gpu(int device) { return *gpus_[device - first_local_device_]; }
   IssuedEvents& issued_events() { return *issued_; }
   static int64_t QueueLane(int device) { return device; }
 
@@ -89,6 +99,13 @@ class GpuDriver : public pjrtx::Driver {
 
   const DriverApi& api_;
   const Discovery& found_;
+  // This process's index and the GPUs of every process of the job (just
+  // this one's when it is alone).
+  int process_index_ = 0;
+  std::vector<std::vector<GpuInfo>> job_gpus_;
+  // The topology index of this process's first GPU: the job's devices are
+  // numbered by process, so gpus_[i] is device first_local_device_ + i.
+  int first_local_device_ = 0;
   std::vector<std::unique_ptr<Gpu>> gpus_;
   std::unique_ptr<PinnedStagingPool> staging_;
   std::unique_ptr<IssuedEvents> issued_;

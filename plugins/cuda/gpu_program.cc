@@ -44,13 +44,14 @@ absl::Status WithContext(const absl::Status& status,
 
 class GpuProgram : public pjrtx::DeviceProgram {
  public:
-  GpuProgram(const DriverApi& api, std::vector<Gpu*> gpus,
+  GpuProgram(const DriverApi& api, std::vector<Gpu*> gpus, int first_device,
              PinnedStagingPool& staging, std::vector<Block> blocks,
              std::vector<PlannedKernel> kernels,
              std::vector<PlannedMatmul> matmuls,
              std::vector<std::unique_ptr<LibraryMatmul>> library_matmuls)
       : api_(api),
         gpus_(std::move(gpus)),
+        first_device_(first_device),
         staging_(staging),
         blocks_(std::move(blocks)),
         kernels_(std::move(kernels)),
@@ -124,13 +125,14 @@ class GpuProgram : public pjrtx::DeviceProgram {
                    absl::Span<const pjrtx::DeviceAddress> arguments,
                    absl::Span<const pjrtx::DeviceAddress> outputs) override {
     IssueScope* scope = IssueScope::Current();
-    if (scope == nullptr || &scope->gpu() != gpus_[context.device]) {
+    const int g = context.device - first_device_;
+    if (scope == nullptr || g < 0 || g >= static_cast<int>(gpus_.size()) ||
+        &scope->gpu() != gpus_[g]) {
       return absl::FailedPreconditionError(
           "a CUDA program runs only from its device's queue");
     }
     PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope->Use(StreamKind::kCompute));
-    RunState run{*scope, stream, context.device, per_gpu_[context.device],
-                 context.counters};
+    RunState run{*scope, stream, g, per_gpu_[g], context.counters};
     const Block& entry = blocks_[0];
     std::vector<CUdeviceptr> parameters;
     for (const pjrtx::DeviceAddress& argument : arguments) {
@@ -425,6 +427,7 @@ class GpuProgram : public pjrtx::DeviceProgram {
 
   const DriverApi& api_;
   std::vector<Gpu*> gpus_;
+  const int first_device_;  // The topology index of gpus_[0].
   PinnedStagingPool& staging_;
   std::vector<Block> blocks_;
   std::vector<PlannedKernel> kernels_;
@@ -437,7 +440,7 @@ class GpuProgram : public pjrtx::DeviceProgram {
 }  // namespace
 
 absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
-    const DriverApi& api, const std::vector<Gpu*>& gpus,
+    const DriverApi& api, const std::vector<Gpu*>& gpus, int first_device,
     PinnedStagingPool& staging, CompletionThread& completions,
     const PrepareLibraryMatmul& prepare_matmul, std::string_view format,
     std::string_view code, const pjrtx::ProgramOptions& options) {
@@ -487,8 +490,9 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
   PJRTX_ASSIGN_OR_RETURN(ProgramPlan plan,
                          PlanProgram(program, sm, library_matmul));
   auto gpu_program = std::make_unique<GpuProgram>(
-      api, gpus, staging, std::move(plan.blocks), std::move(plan.kernels),
-      std::move(plan.matmuls), std::move(library_matmuls));
+      api, gpus, first_device, staging, std::move(plan.blocks),
+      std::move(plan.kernels), std::move(plan.matmuls),
+      std::move(library_matmuls));
   PJRTX_RETURN_IF_ERROR(gpu_program->Load());
   for (const std::vector<uint8_t>* bytes : plan.constants) {
     PJRTX_RETURN_IF_ERROR(gpu_program->AddConstant(*bytes, completions));

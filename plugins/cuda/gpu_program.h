@@ -32,8 +32,10 @@
 
 namespace cuda_plugin {
 
+// `gpus` are this process's, the first being topology device
+// `first_device` (a run's RunContext::device indexes the topology).
 absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
-    const DriverApi& api, const std::vector<Gpu*>& gpus,
+    const DriverApi& api, const std::vector<Gpu*>& gpus, int first_device,
     PinnedStagingPool& staging, CompletionThread& completions,
     const PrepareLibraryMatmul& prepare_matmul, std::string_view format,
     std::string_view code, const pjrtx::ProgramOptions& options);

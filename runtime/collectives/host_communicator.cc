@@ -99,8 +99,9 @@ Algorithm ToAlgorithm(PJRTX_CollectiveAlgorithm algorithm) {
   }
 }
 
-uint8_t* HostPointer(const std::shared_ptr<DeviceAllocation>& allocation) {
-  return reinterpret_cast<uint8_t*>(allocation->address().value);
+// Only for memory the host can address.
+uint8_t* HostPointer(const DeviceAllocation& allocation) {
+  return reinterpret_cast<uint8_t*>(allocation.address().value);
 }
 
 }  // namespace
@@ -113,7 +114,10 @@ struct HostCommunicator::Layout {
   std::vector<std::vector<int>> slices;  // Ranks of each slice, in order.
   std::vector<int> slice_of;             // Slice of every rank.
   bool slices_within_processes = true;   // No slice spans processes.
-  std::string key;                       // Empty while single-process.
+  // Whether the host can address this process's device memory (else every
+  // operation is staged through the driver's copies).
+  bool device_memory_on_host = true;
+  std::string key;  // Empty while single-process.
   std::shared_ptr<KeyValueStore> store;
   TransportFactory make_remote;
 };
@@ -157,6 +161,35 @@ class HostCommunicator::Staging : public ShardStaging {
  public:
   Staging(ClientState& client, int device) : client_(client), device_(device) {}
 
+  // One copy of a device buffer's first `bytes` into `host`: a memcpy
+  // where the host can address the device's memory, the driver's copy
+  // otherwise.
+  absl::Status Out(uint8_t* host, const DeviceAllocation& device,
+                   size_t bytes) {
+    if (bytes == 0) return absl::OkStatus();
+    if (OnHost(device)) {
+      std::memcpy(host, HostPointer(device), bytes);
+    } else {
+      PJRTX_RETURN_IF_ERROR(client_.driver().CopyToHost(
+          device.memory_index(), host, device.address(), bytes));
+    }
+    CountOut(bytes);
+    return absl::OkStatus();
+  }
+  // One copy of `bytes` from `host` into a device buffer.
+  absl::Status In(const DeviceAllocation& device, const uint8_t* host,
+                  size_t bytes) {
+    if (bytes == 0) return absl::OkStatus();
+    if (OnHost(device)) {
+      std::memcpy(HostPointer(device), host, bytes);
+    } else {
+      PJRTX_RETURN_IF_ERROR(client_.driver().CopyFromHost(
+          device.memory_index(), device.address(), host, bytes));
+    }
+    CountIn(bytes);
+    return absl::OkStatus();
+  }
+
   // At least `bytes` of host memory, valid until the next call.
   uint8_t* Reserve(size_t bytes) {
     if (bytes > capacity_) {
@@ -166,16 +199,6 @@ class HostCommunicator::Staging : public ShardStaging {
     return memory_.get();
   }
 
-  // One copy out of the device, into `host`.
-  void Out(uint8_t* host, const uint8_t* device, size_t bytes) {
-    if (bytes > 0) std::memcpy(host, device, bytes);
-    CountOut(bytes);
-  }
-  // One copy back into the device.
-  void In(uint8_t* device, const uint8_t* host, size_t bytes) {
-    if (bytes > 0) std::memcpy(device, host, bytes);
-    CountIn(bytes);
-  }
   // Counts a copy out of (into) the device that the transport made into
   // (out of) its own host buffers; nothing when `bytes` is 0.
   void CountOut(size_t bytes) {
@@ -212,6 +235,10 @@ class HostCommunicator::Staging : public ShardStaging {
   }
 
  private:
+  bool OnHost(const DeviceAllocation& device) const {
+    return client_.memory(device.memory_index()).spec().host_addressable;
+  }
+
   ClientState& client_;
   const int device_;
   std::unique_ptr<uint8_t[]> memory_;
@@ -267,7 +294,6 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
   std::map<int, int> process_of_slice;
   bool any_local = false;
   for (size_t r = 0; r < device_ids.size(); ++r) {
-    const int64_t id = device_ids[r];
     const DeviceSpec& spec = client->device(devices[r]);
     layout.devices.push_back(devices[r]);
     layout.in_this_process.push_back(spec.addressable);
@@ -285,12 +311,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
     any_local = true;
     const MemorySpace& memory =
         client->memory(client->default_memory(devices[r]));
-    if (!memory.spec().host_addressable) {
-      return absl::UnimplementedError(
-          absl::StrCat("device ", id,
-                       "'s memory is not host addressable, which this "
-                       "communicator needs"));
-    }
+    if (!memory.spec().host_addressable) layout.device_memory_on_host = false;
   }
   if (!any_local) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -365,7 +386,9 @@ HostCommunicator::HostCommunicator(std::shared_ptr<ClientState> client,
     if (slice.size() != layout.slices[0].size()) equal_slices_ = false;
   }
   multi_process_ = !layout.key.empty();
-  shard_staging_ = multi_process_ && layout.slices_within_processes;
+  device_memory_on_host_ = layout.device_memory_on_host;
+  shard_staging_ = multi_process_ && layout.slices_within_processes &&
+                   device_memory_on_host_;
   // One fabric links the ranks of this process.
   std::shared_ptr<InProcessFabric> fabric =
       InProcessFabric::Create(static_cast<int>(size_));
@@ -606,9 +629,12 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   Transport& transport = *local.transport;
   const Deadline deadline =
       std::chrono::steady_clock::now() + operation.timeout;
-  uint8_t* const device_in = HostPointer(part.input);
-  uint8_t* const device_out =
-      part.output == nullptr ? nullptr : HostPointer(part.output);
+  // Only dereferenced where the host can address device memory.
+  uint8_t* const device_in =
+      device_memory_on_host_ ? HostPointer(*part.input) : nullptr;
+  uint8_t* const device_out = device_memory_on_host_ && part.output != nullptr
+                                  ? HostPointer(*part.output)
+                                  : nullptr;
   const size_t in_bytes = operation.input_bytes;
   const size_t out_bytes = part.output == nullptr ? 0 : operation.output_bytes;
   const int size = static_cast<int>(size_);
@@ -624,20 +650,26 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
     transport.BeginOperation(header);
   }
 
-  // Across processes the links cannot read device memory: the operation
-  // runs on host copies, one copy out of the device and one back (the
-  // hierarchical all-reduce stages only its cross-slice shard itself).
+  // Across processes the links cannot read device memory, nor can any
+  // where the host cannot address it (a GPU's): the operation runs on host
+  // copies, one copy out of the device and one back (the hierarchical
+  // all-reduce over host-addressable chips stages only its cross-slice
+  // shard itself).
   const bool shard_staged = operation.kind == PJRTX_Collective_ALL_REDUCE &&
                             operation.algorithm == Algorithm::kHierarchical &&
                             shard_staging_;
-  const bool staged = multi_process_ && !shard_staged;
+  const bool staged =
+      (multi_process_ || !device_memory_on_host_) && !shard_staged;
+  // Links may copy a chip's host-addressable memory piece by piece as the
+  // data travels; other device memory is staged whole by the driver.
+  const bool piecewise = staged && multi_process_ && device_memory_on_host_;
   Staging& staging = *local.staging;
   const bool in_place = operation.kind == PJRTX_Collective_ALL_REDUCE ||
                         operation.kind == PJRTX_Collective_BROADCAST ||
                         operation.kind == PJRTX_Collective_ALL_GATHER;
   uint8_t* in = device_in;
   uint8_t* out = device_out;
-  if (staged) {
+  if (piecewise) {
     if (operation.kind == PJRTX_Collective_SEND_RECV) {
       // Copied by the transport as it travels.
       absl::Status status = StagedSendRecv(operation, index, staging, device_in,
@@ -659,6 +691,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       CountTraffic(local);
       return NameRank(operation.kind, rank, status);
     }
+  }
+  if (staged) {
     // The input's copy lands where the algorithm wants it: in the output
     // for operations that work in place, beside it otherwise.
     uint8_t* host = staging.Reserve(out_bytes + (in_place ? 0 : in_bytes));
@@ -667,7 +701,10 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
     if (operation.kind == PJRTX_Collective_ALL_GATHER) {
       in = host + rank * in_bytes;
     }
-    staging.Out(in, device_in, in_bytes);
+    if (absl::Status copied = staging.Out(in, *part.input, in_bytes);
+        !copied.ok()) {
+      return NameRank(operation.kind, rank, copied);
+    }
   }
   auto copy_input_to = [&](uint8_t* dst) {
     if (in_bytes > 0 && dst != in) std::memcpy(dst, in, in_bytes);
@@ -737,7 +774,7 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       break;
   }
   if (staged && status.ok() && out_bytes > 0) {
-    staging.In(device_out, out, out_bytes);
+    status = staging.In(*part.output, out, out_bytes);
   }
   staging.CountChipCopies();
   CountTraffic(local);

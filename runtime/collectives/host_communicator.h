@@ -1,5 +1,6 @@
-// The communicator of drivers whose device memory is host addressable (the
-// TPU emulator): collectives run on host threads over device memory, with
+// The communicator that runs collectives on host threads: over device
+// memory itself where the host can address it (the TPU emulator's chips),
+// else over copies the driver makes (GPUs whose ranks span processes), with
 // ranks in other processes reached through a remote transport (UCX).
 #ifndef PJRTX_RUNTIME_COLLECTIVES_HOST_COMMUNICATOR_H_
 #define PJRTX_RUNTIME_COLLECTIVES_HOST_COMMUNICATOR_H_
@@ -43,15 +44,20 @@ namespace pjrtx::collectives {
 // host-to-device transfers; bytes sent and received over DCN are counted
 // per device. Each operation's first message to a remote peer carries its
 // header, so ranks that disagree on an operation are told so.
+//
+// Device memory the host cannot address (a GPU's) is staged the same way
+// for every operation, through the driver's copies (Driver::CopyToHost and
+// CopyFromHost, which go through its pinned staging pool): one copy of the
+// input out of the device and one of the output back per rank and
+// operation, whole buffers (the hierarchical all-reduce included).
 class HostCommunicator : public Communicator {
  public:
   // Ranks are `device_ids` (global ids, each once, devices of `client`'s
   // topology). INVALID_ARGUMENT names an unknown or repeated id, or a list
-  // without a device of this process; UNIMPLEMENTED when a device's memory
-  // is not host addressable, or ranks are in other processes and
-  // `make_remote` is null; FAILED_PRECONDITION when ranks are in other
-  // processes and the client has no key-value store. `timeout_ms` (> 0) is
-  // the operations' default timeout, and bounds the wait for the other
+  // without a device of this process; UNIMPLEMENTED when ranks are in
+  // other processes and `make_remote` is null; FAILED_PRECONDITION when ranks
+  // are in other processes and the client has no key-value store. `timeout_ms`
+  // (> 0) is the operations' default timeout, and bounds the wait for the other
   // processes at creation.
   static absl::StatusOr<std::unique_ptr<Communicator>> Create(
       std::shared_ptr<ClientState> client, absl::Span<const int64_t> device_ids,
@@ -121,6 +127,10 @@ class HostCommunicator : public Communicator {
   int num_slices_ = 1;
   bool equal_slices_ = true;
   bool multi_process_ = false;
+  // Whether the host can address the local devices' memory (the TPU
+  // emulator's chips); if not (GPUs), every operation is staged through
+  // the driver's copies.
+  bool device_memory_on_host_ = true;
   bool shard_staging_ = false;
   const uint32_t id_;  // Tags of different communicators never collide.
   std::vector<int64_t> local_ranks_;

@@ -1,18 +1,25 @@
-// One process of a multi-process collectives job on the TPU emulator, as a
-// framework would run it: started by `pjrtx launch` or `mpirun`, it finds
-// the job's key-value store from the launcher's environment, makes one
-// slice per process and runs communicators over every chip of the job.
+// One process of a multi-process collectives job, as a framework would run
+// it: started by `pjrtx launch` or `mpirun`, it finds the job's key-value
+// store from the launcher's environment, makes its client one part of the
+// job and runs communicators over every device of the job.
 //
-//   collectives_job --plugin=PATH MODE [--topology=v5e:2x2] [--k=1024]
+//   collectives_job --plugin=PATH MODE [--layout=slices|processes]
+//                   [--topology=v5e:2x2] [--k=1024]
+//
+// --layout says how the plugin is told its part: `slices` (the TPU
+// emulator: one slice of --topology per process, options num_slices and
+// slice_index) or `processes` (the CUDA plugin: options num_processes and
+// process_index, each process with the GPUs it finds).
 //
 // Modes (each process checks its own ranks and exits 0 when they pass):
 //   ops       every kind of collective across processes, against values
 //             computed here.
 //   counters  the hierarchical all-reduce of M = k*c*s*4 bytes over s
 //             slices of c chips moves exactly 2(s-1)/s * M/c bytes per chip
-//             over DCN and stages one copy out of and one into each chip,
-//             while a naive exchange (every slice's buffer to every other
-//             slice) moves (s-1) * M/c per chip.
+//             over DCN and stages one copy out of and one into each chip
+//             (of its shard, M/c; of the whole buffer with --layout=
+//             processes), while a naive exchange (every slice's buffer to
+//             every other slice) moves (s-1) * M/c per chip.
 //   kill      the last process kills itself in the middle of an all-reduce;
 //             every other rank's event must fail with UNAVAILABLE or
 //             DEADLINE_EXCEEDED within the timeout. Survivors report and
@@ -65,6 +72,7 @@ constexpr int64_t kKillTimeoutMs = 4000;
 struct Flags {
   std::string plugin;
   std::string mode;
+  std::string layout = "slices";
   std::string topology = "v5e:2x2";
   int64_t k = 1024;
 };
@@ -76,6 +84,9 @@ struct Job {
   Client* client = nullptr;
   std::vector<Device> devices;  // Rank r is devices[r].
   std::vector<int64_t> ids;
+  // Whether the plugin stages whole buffers rather than the cross-slice
+  // shard (device memory the host cannot address: the CUDA plugin).
+  bool stages_whole_buffers = false;
   int failures = 0;
 
   void Check(bool ok, const std::string& what) {
@@ -393,10 +404,17 @@ void RunCounters(Job& job, int64_t k) {
                            " device-to-host and ", want_staging_ops / 2,
                            " host-to-device staging copies (got ",
                            h.staging_ops, " staging ops)"));
-    job.Check(h.staging_bytes == (s > 1 ? 2 * m / c : 0),
-              absl::StrCat(rank,
-                           ": staged bytes are the chip's shard, M/c, "
-                           "each way"));
+    if (job.stages_whole_buffers) {
+      job.Check(h.staging_bytes == 2 * m,
+                absl::StrCat(rank,
+                             ": staged bytes are the whole buffer, M, "
+                             "each way"));
+    } else {
+      job.Check(h.staging_bytes == (s > 1 ? 2 * m / c : 0),
+                absl::StrCat(rank,
+                             ": staged bytes are the chip's shard, M/c, "
+                             "each way"));
+    }
     job.Check(v.dcn_sent_bytes == want_naive,
               absl::StrCat(rank, ": naive DCN bytes = (s-1)*M/c"));
   }
@@ -486,10 +504,12 @@ void RunMismatch(Job& job, int64_t k) {
 }
 
 int Usage(const char* problem) {
-  std::fprintf(stderr,
-               "%s\nusage: collectives_job --plugin=PATH "
-               "ops|counters|kill|mismatch [--topology=v5e:2x2] [--k=1024]\n",
-               problem);
+  std::fprintf(
+      stderr,
+      "%s\nusage: collectives_job --plugin=PATH "
+      "ops|counters|kill|mismatch|compiled [--layout=slices|processes] "
+      "[--topology=v5e:2x2] [--k=1024]\n",
+      problem);
   return 2;
 }
 
@@ -584,6 +604,11 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (absl::StartsWith(arg, "--plugin=")) {
       flags.plugin = arg.substr(9);
+    } else if (absl::StartsWith(arg, "--layout=")) {
+      flags.layout = arg.substr(9);
+      if (flags.layout != "slices" && flags.layout != "processes") {
+        return Usage("--layout wants 'slices' or 'processes'");
+      }
     } else if (absl::StartsWith(arg, "--topology=")) {
       flags.topology = arg.substr(11);
     } else if (absl::StartsWith(arg, "--k=")) {
@@ -617,11 +642,17 @@ int main(int argc, char** argv) {
   }
   const int process = environment->process_id;
   const int processes = environment->num_processes;
+  std::vector<pjrtx::client::NamedValue> options;
+  if (flags.layout == "slices") {
+    options = {{"topology", flags.topology},
+               {"num_slices", int64_t{processes}},
+               {"slice_index", int64_t{process}}};
+  } else {
+    options = {{"num_processes", int64_t{processes}},
+               {"process_index", int64_t{process}}};
+  }
   absl::StatusOr<Client> client =
-      Client::Create(*library,
-                     {{"topology", flags.topology},
-                      {"num_slices", int64_t{processes}},
-                      {"slice_index", int64_t{process}}},
+      Client::Create(*library, options,
                      pjrtx::KeyValueCallbacksFor(coordination->store.get()));
   if (!client.ok()) {
     std::fprintf(stderr, "error: %s\n", client.status().ToString().c_str());
@@ -631,9 +662,10 @@ int main(int argc, char** argv) {
   job.process = process;
   job.processes = processes;
   job.client = &*client;
+  job.stages_whole_buffers = flags.layout == "processes";
   job.devices = client->devices();
   for (const Device& device : job.devices) job.ids.push_back(device.id());
-  std::printf("process %d of %d (%s launch), %zu chips in the job\n", process,
+  std::printf("process %d of %d (%s launch), %zu devices in the job\n", process,
               processes, environment->launcher.c_str(), job.ids.size());
 
   if (flags.mode == "ops") {

@@ -2,9 +2,13 @@
 # Runs collectives_job under `pjrtx launch`: every kind of collective over
 # 2 processes, the DCN and staging counters for 1 to 4 slices, collectives
 # compiled into a program, and ranks that disagree on an all-reduce.
-#   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN
+# With `processes` last (the CUDA plugin over fake GPUs, FAKE_CUDA_GPUS=2
+# each), the job's processes are numbered rather than sliced: the same
+# checks but the counters from 2 processes up (alone, a process's GPUs
+# use NCCL) and no compiled collectives (not on CUDA yet).
+#   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN [processes]
 set -u
-pjrtx=$1 job=$2 plugin=$3
+pjrtx=$1 job=$2 plugin=$3 layout=${4:-slices}
 failures=0
 
 run() {  # description, launch arguments...
@@ -19,16 +23,28 @@ run() {  # description, launch arguments...
   fi
 }
 
-run "six kinds of collective over 2 processes of 4 chips" \
-  -n 2 -- "$job" --plugin="$plugin" ops
-for slices in 1 2 3 4; do
-  run "DCN and staging counters, $slices slice(s) of 2 chips" \
-    -n "$slices" -- "$job" --plugin="$plugin" --topology=v5e:1x2 counters
-done
-run "compiled collectives across 2 processes of 4 chips" \
-  -n 2 -- "$job" --plugin="$plugin" compiled
+if [ "$layout" = processes ]; then
+  export FAKE_CUDA_GPUS=2
+  common=(--plugin="$plugin" --layout=processes)
+  run "six kinds of collective over 2 processes of 2 GPUs" \
+    -n 2 -- "$job" "${common[@]}" ops
+  for processes in 2 3; do
+    run "DCN and staging counters, $processes processes of 2 GPUs" \
+      -n "$processes" -- "$job" "${common[@]}" counters
+  done
+else
+  common=(--plugin="$plugin")
+  run "six kinds of collective over 2 processes of 4 chips" \
+    -n 2 -- "$job" "${common[@]}" ops
+  for slices in 1 2 3 4; do
+    run "DCN and staging counters, $slices slice(s) of 2 chips" \
+      -n "$slices" -- "$job" "${common[@]}" --topology=v5e:1x2 counters
+  done
+  run "compiled collectives across 2 processes of 4 chips" \
+    -n 2 -- "$job" "${common[@]}" compiled
+fi
 run "mismatched all-reduce sizes are named" \
-  -n 2 -- "$job" --plugin="$plugin" --k=64 mismatch
+  -n 2 -- "$job" "${common[@]}" --k=64 mismatch
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -28,6 +28,7 @@ using ::pjrtx::client::Executable;
 using ::pjrtx::client::MemoryInfo;
 using ::pjrtx::client::NamedValue;
 using ::pjrtx::client::PluginLibrary;
+using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -105,6 +106,22 @@ TEST_F(CudaPluginTest, FakeGpusAreDevicesWithTheirAttributesAndMemories) {
     EXPECT_THAT(kinds, ElementsAre("device", "pinned_host"));
   }
   EXPECT_THAT(client_->platform_version(), HasSubstr("CUDA driver 13.0"));
+}
+
+TEST(CudaJobOptionsTest, BadProcessIndexOrMissingStoreIsNamed) {
+  auto library = PluginLibrary::Load(CUDA_PLUGIN);
+  ASSERT_TRUE(library.ok()) << library.status();
+  absl::StatusOr<Client> outside = Client::Create(
+      *library, {{"num_processes", int64_t{2}}, {"process_index", int64_t{2}}});
+  EXPECT_EQ(outside.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(outside.status().message(),
+              AllOf(HasSubstr("process_index 2"),
+                    HasSubstr("0 <= process_index < num_processes")));
+  // Several processes meet through the key-value store, which is missing.
+  absl::StatusOr<Client> alone = Client::Create(
+      *library, {{"num_processes", int64_t{2}}, {"process_index", int64_t{1}}});
+  EXPECT_EQ(alone.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(alone.status().message(), HasSubstr("key-value callbacks"));
 }
 
 TEST_F(CudaPluginTest, RoundTripsSmallAndLargerThanTheStagingPool) {

@@ -1,0 +1,98 @@
+#include "plugins/cuda/job_gpus.h"
+
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace cuda_plugin {
+std::string EncodeGpus(const std::vector<GpuInfo>& gpus) {
+  std::string text;
+  for (const GpuInfo& gpu : gpus) {
+    // The name is escaped: it is the one free-form field.
+    absl::StrAppend(&text, gpu.ordinal, "\t", absl::CEscape(gpu.name), "\t",
+                    gpu.compute_major, "\t", gpu.compute_minor, "\t",
+                    gpu.sm_count, "\t", gpu.memory_bytes, "\t", gpu.pci_bus_id,
+                    "\n");
+  }
+  return text;
+}
+
+absl::StatusOr<std::vector<GpuInfo>> DecodeGpus(absl::string_view text) {
+  std::vector<GpuInfo> gpus;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    std::vector<absl::string_view> fields = absl::StrSplit(line, '\t');
+    GpuInfo gpu;
+    std::string name;
+    if (fields.size() != 7 || !absl::SimpleAtoi(fields[0], &gpu.ordinal) ||
+        !absl::CUnescape(fields[1], &name) ||
+        !absl::SimpleAtoi(fields[2], &gpu.compute_major) ||
+        !absl::SimpleAtoi(fields[3], &gpu.compute_minor) ||
+        !absl::SimpleAtoi(fields[4], &gpu.sm_count) ||
+        !absl::SimpleAtoi(fields[5], &gpu.memory_bytes)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "malformed GPU description '", absl::CEscape(line),
+          "'; expected ordinal, name, compute capability major and minor, "
+          "SM count, memory bytes and PCI bus id, separated by tabs"));
+    }
+    gpu.name = std::move(name);
+    gpu.pci_bus_id = std::string(fields[6]);
+    gpus.push_back(std::move(gpu));
+  }
+  return gpus;
+}
+
+absl::StatusOr<std::vector<std::vector<GpuInfo>>> ExchangeJobGpus(
+    pjrtx::KeyValueStore& store, int client, int num_processes,
+    int process_index, const std::vector<GpuInfo>& local, int64_t timeout_ms) {
+  const std::string prefix = absl::StrCat("pjrtx/cuda/gpus/", client, "/");
+  if (absl::Status put =
+          store.Put(absl::StrCat(prefix, process_index), EncodeGpus(local));
+      !put.ok()) {
+    return absl::Status(
+        put.code(),
+        absl::StrCat("publishing this process's GPUs: ", put.message()));
+  }
+  std::vector<std::vector<GpuInfo>> job(num_processes);
+  std::vector<int> missing;
+  for (int p = 0; p < num_processes; ++p) {
+    if (p == process_index) {
+      job[p] = local;
+      continue;
+    }
+    absl::StatusOr<std::string> text =
+        store.Get(absl::StrCat(prefix, p), timeout_ms);
+    if (absl::IsDeadlineExceeded(text.status())) {
+      missing.push_back(p);
+      continue;
+    }
+    if (!text.ok()) {
+      return absl::Status(text.status().code(),
+                          absl::StrCat("reading process ", p,
+                                       "'s GPUs: ", text.status().message()));
+    }
+    absl::StatusOr<std::vector<GpuInfo>> gpus = DecodeGpus(*text);
+    if (!gpus.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("process ", p, "'s GPUs: ", gpus.status().message()));
+    }
+    if (gpus->empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("process ", p, " of the job has no GPU"));
+    }
+    job[p] = *std::move(gpus);
+  }
+  if (!missing.empty()) {
+    return absl::DeadlineExceededError(absl::StrCat(
+        "process(es) ", absl::StrJoin(missing, ", "), " of ", num_processes,
+        " did not publish their GPUs within ", timeout_ms,
+        " ms; every process of the job must create its client with the same "
+        "num_processes"));
+  }
+  return job;
+}
+
+}  // namespace cuda_plugin
