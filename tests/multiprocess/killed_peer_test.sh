@@ -2,10 +2,12 @@
 # A process killed in the middle of an all-reduce: every other rank's event
 # fails (UNAVAILABLE or DEADLINE_EXCEEDED) within the timeout, the launcher
 # exits non-zero, and no process of the job is left.
-#   killed_peer_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN
+# With `processes` last, on the CUDA plugin over fake GPUs (2 each).
+#   killed_peer_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN [processes]
 set -u
-pjrtx=$1 job=$2 plugin=$3
+pjrtx=$1 job=$2 plugin=$3 layout=${4:-slices}
 failures=0
+if [ "$layout" = processes ]; then export FAKE_CUDA_GPUS=2; fi
 check() {  # description, condition
   if eval "$2"; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
 }
@@ -13,10 +15,10 @@ check() {  # description, condition
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # A marker in the arguments finds this run's processes, and only them.
-marker="--topology=v5e:2x1"
+marker="--layout=$layout --topology=v5e:2x1"
 start=$(date +%s%3N)
 "$pjrtx" launch -n 3 --grace-seconds 10 -- "$job" --plugin="$plugin" \
-  "$marker" kill >"$out" 2>&1
+  $marker kill >"$out" 2>&1
 code=$?
 elapsed=$(( $(date +%s%3N) - start ))
 cat "$out"
