@@ -52,6 +52,16 @@ absl::Status Unsupported(const ir::Instruction& instruction,
       what, " is not supported by the PTX emitter"));
 }
 
+// 0 and +-1 as immediates of the float type `suffix` ("f32" or "f64").
+std::string Zero(absl::string_view suffix) {
+  return suffix == "f64" ? F64Immediate(0.0) : F32Immediate(0.0f);
+}
+std::string One(absl::string_view suffix, bool negative) {
+  const double one = negative ? -1.0 : 1.0;
+  return suffix == "f64" ? F64Immediate(one)
+                         : F32Immediate(static_cast<float>(one));
+}
+
 std::string On(ElementType type) {
   return absl::StrCat("on ", ir::ElementTypeToMlir(type));
 }
@@ -162,6 +172,10 @@ absl::StatusOr<Register> InstructionEmitter::Unary(
       case UnaryOp::kNot:
         opcode = absl::StrCat("not.", BitsSuffix(type));
         break;
+      case UnaryOp::kSign:
+      case UnaryOp::kPopcnt:
+      case UnaryOp::kCountLeadingZeros:
+        return IntUnary(op, x);
       default:
         return Unsupported(instruction, On(type));
     }
@@ -219,6 +233,8 @@ absl::StatusOr<Register> InstructionEmitter::Unary(
       builder_.Emit(absl::StrCat("testp.finite.", s), {p, v});
       return Register{p, ElementType::kPred};
     }
+    case UnaryOp::kSign:
+      return FloatSign(x);
     default:
       return Unsupported(instruction, On(type));
   }
@@ -301,6 +317,11 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
                       {r, x, ShiftAmount(b.name, type)});
         break;
       }
+      case BinaryOp::kDivide:
+      case BinaryOp::kRemainder:
+        return IntDivide(op == BinaryOp::kRemainder, a, b);
+      case BinaryOp::kPower:
+        return IntPower(a, b);
       default:
         return Unsupported(instruction, On(type));
     }
@@ -605,6 +626,159 @@ std::string InstructionEmitter::RoundToOddF32(const Register& wide) {
   const std::string r = NewRegister(ElementType::kF32);
   builder_.Emit("selp.f32", {r, odd, truncated, inexact});
   return r;
+}
+
+Register InstructionEmitter::IntDivide(bool remainder, const Register& a,
+                                       const Register& b) {
+  const ElementType type = a.type;
+  const bool is_signed = ir::IsSignedInt(type);
+  const std::string t = IntSuffix(type, is_signed);
+  // The divisor the hardware sees is 1 where the result is fixed anyway.
+  const std::string by_zero = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.eq.", t), {by_zero, b.name, "0"});
+  std::string fixed = by_zero;
+  std::string by_minus_one;
+  if (is_signed) {
+    by_minus_one = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.eq.", t), {by_minus_one, b.name, "-1"});
+    fixed = NewRegister(ElementType::kPred);
+    builder_.Emit("or.pred", {fixed, by_zero, by_minus_one});
+  }
+  const std::string divisor = NewRegister(type);
+  builder_.Emit(absl::StrCat("selp.", t), {divisor, "1", b.name, fixed});
+  std::string r = NewRegister(type);
+  builder_.Emit(absl::StrCat(remainder ? "rem." : "div.", t),
+                {r, a.name, divisor});
+  if (is_signed) {
+    std::string when_minus_one = "0";
+    if (!remainder) {
+      when_minus_one = NewRegister(type);
+      builder_.Emit(absl::StrCat("neg.", t), {when_minus_one, a.name});
+    }
+    const std::string q = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t),
+                  {q, when_minus_one, r, by_minus_one});
+    r = q;
+  }
+  const std::string when_zero =
+      remainder
+          ? a.name
+          : (is_signed ? std::string("-1")
+                       : HexImmediate(~uint64_t{0}, Is64Bit(type) ? 16 : 8));
+  const std::string q = NewRegister(type);
+  builder_.Emit(absl::StrCat("selp.", t), {q, when_zero, r, by_zero});
+  return Register{Normalize(q, type), type};
+}
+
+Register InstructionEmitter::IntPower(const Register& base,
+                                      const Register& exponent) {
+  const ElementType type = base.type;
+  const bool is_signed = ir::IsSignedInt(type);
+  const std::string t = IntSuffix(type, is_signed);
+  const std::string u = IntSuffix(type, false);
+  const std::string b = BitsSuffix(type);
+  std::string result = NewRegister(type);
+  builder_.Emit(absl::StrCat("mov.", b), {result, "1"});
+  std::string square = base.name;
+  std::string rest = exponent.name;
+  // Narrow types hold their exponent extended: its own bits suffice for a
+  // non-negative one.
+  const int bits = ir::BitWidth(type);
+  for (int i = 0; i < bits; ++i) {
+    const std::string bit = NewRegister(type);
+    builder_.Emit(absl::StrCat("and.", b), {bit, rest, "1"});
+    const std::string odd = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.ne.", u), {odd, bit, "0"});
+    const std::string product = NewRegister(type);
+    builder_.Emit(absl::StrCat("mul.lo.", t), {product, result, square});
+    const std::string next = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {next, product, result, odd});
+    result = next;
+    if (i + 1 == bits) break;
+    const std::string squared = NewRegister(type);
+    builder_.Emit(absl::StrCat("mul.lo.", t), {squared, square, square});
+    square = squared;
+    const std::string shifted = NewRegister(type);
+    builder_.Emit(absl::StrCat("shr.", u), {shifted, rest, "1"});
+    rest = shifted;
+  }
+  if (is_signed) {
+    // A negative exponent: 1 for base 1, +-1 for base -1, else 0.
+    const std::string negative = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.lt.", t), {negative, exponent.name, "0"});
+    const std::string odd_bit = NewRegister(type);
+    builder_.Emit(absl::StrCat("and.", b), {odd_bit, exponent.name, "1"});
+    const std::string odd = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.ne.", t), {odd, odd_bit, "0"});
+    const std::string of_minus_one = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {of_minus_one, "-1", "1", odd});
+    const std::string is_minus_one = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.eq.", t), {is_minus_one, base.name, "-1"});
+    const std::string is_one = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.eq.", t), {is_one, base.name, "1"});
+    const std::string small = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t),
+                  {small, of_minus_one, "0", is_minus_one});
+    const std::string fraction = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {fraction, "1", small, is_one});
+    const std::string r = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {r, fraction, result, negative});
+    result = r;
+  }
+  return Register{Normalize(result, type), type};
+}
+
+Register InstructionEmitter::IntUnary(UnaryOp op, const Register& x) {
+  const ElementType type = x.type;
+  const bool is_signed = ir::IsSignedInt(type);
+  const std::string t = IntSuffix(type, is_signed);
+  const int bits = ir::BitWidth(type);
+  if (op == UnaryOp::kSign) {
+    // Of signed types only (the checker rejects unsigned ones).
+    const std::string positive = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.gt.", t), {positive, x.name, "0"});
+    const std::string zero_or_one = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {zero_or_one, "1", "0", positive});
+    const std::string negative = NewRegister(ElementType::kPred);
+    builder_.Emit(absl::StrCat("setp.lt.", t), {negative, x.name, "0"});
+    const std::string r = NewRegister(type);
+    builder_.Emit(absl::StrCat("selp.", t), {r, "-1", zero_or_one, negative});
+    return Register{Normalize(r, type), type};
+  }
+  // Counted over the type's own bits: narrow values are extended in their
+  // registers, so they count from their zero-extended form.
+  const std::string value = bits < 32 ? Extend(x.name, bits, false) : x.name;
+  const std::string count = NewRegister(ElementType::kU32);
+  builder_.Emit(
+      absl::StrCat(op == UnaryOp::kPopcnt ? "popc." : "clz.", BitsSuffix(type)),
+      {count, value});
+  std::string r = count;
+  if (op == UnaryOp::kCountLeadingZeros && bits < 32) {
+    r = NewRegister(ElementType::kU32);
+    builder_.Emit("sub.u32", {r, count, absl::StrCat(32 - bits)});
+  }
+  if (Is64Bit(type)) {
+    const std::string wide = NewRegister(type);
+    builder_.Emit("cvt.u64.u32", {wide, r});
+    r = wide;
+  }
+  return Register{Normalize(r, type), type};
+}
+
+Register InstructionEmitter::FloatSign(const Register& x) {
+  const std::string s = FloatSuffix(x.type);
+  const std::string v = Widen(x);
+  const std::string positive = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.gt.", s), {positive, v, Zero(s)});
+  const std::string one = NewWideRegister(x.type);
+  builder_.Emit(absl::StrCat("selp.", s),
+                {one, One(s, false), One(s, true), positive});
+  // equ: equal or unordered, so zeros (of either sign) and NaN stay.
+  const std::string keep = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.equ.", s), {keep, v, Zero(s)});
+  const std::string r = NewWideRegister(x.type);
+  builder_.Emit(absl::StrCat("selp.", s), {r, v, one, keep});
+  return Narrow(r, x.type);
 }
 
 std::string InstructionEmitter::Normalize(const std::string& value,

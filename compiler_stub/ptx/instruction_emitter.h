@@ -57,6 +57,18 @@ class InstructionEmitter {
   std::string RoundToOddF32(const Register& wide);
   Register MaxMin(bool maximum, const Register& a, const Register& b);
 
+  // Integer division or remainder as the CPU target defines them (XLA's
+  // choices): x / 0 is all ones, x % 0 is x, x / -1 negates (wrapping) and
+  // x % -1 is 0; PTX leaves division by zero and overflow unspecified.
+  Register IntDivide(bool remainder, const Register& a, const Register& b);
+  // Exponentiation by squaring, wrapping; a negative exponent gives 0
+  // unless the base is 1 or -1. Unrolled over the exponent's bits.
+  Register IntPower(const Register& base, const Register& exponent);
+  // sign, popcnt or count_leading_zeros of an integer.
+  Register IntUnary(ir::UnaryOp op, const Register& x);
+  // sign of a float: -1, +1, or x itself for zeros and NaN.
+  Register FloatSign(const Register& x);
+
   // Integers: re-extends the low BitWidth(type) bits of `value` as `type`
   // does (no-op for 32 and 64 bits) into a new register.
   std::string Normalize(const std::string& value, ir::ElementType type);

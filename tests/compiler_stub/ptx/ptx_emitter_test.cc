@@ -71,6 +71,30 @@ func.func @main(%x: tensor<256x$T>, %y: tensor<256x$T>) -> (tensor<256x$T>, tens
 }
 )";
 
+// Integer ops whose PTX needs guards or loops: division and remainder
+// (by zero, by -1), power (unrolled over the exponent's bits), and the
+// bit counts over the type's own width.
+constexpr char kIntegerArithmetic[] = R"(
+func.func @main(%x: tensor<64x$T>, %y: tensor<64x$T>) -> (tensor<64x$T>, tensor<64x$T>, tensor<64x$T>, tensor<64x$T>) {
+  %0 = stablehlo.divide %x, %y : tensor<64x$T>
+  %1 = stablehlo.remainder %0, %y : tensor<64x$T>
+  %2 = stablehlo.power %1, %x : tensor<64x$T>
+  %3 = stablehlo.xor %2, %y : tensor<64x$T>
+  %4 = stablehlo.popcnt %3 : tensor<64x$T>
+  %5 = stablehlo.count_leading_zeros %4 : tensor<64x$T>
+  func.return %2, %3, %4, %5 : tensor<64x$T>, tensor<64x$T>, tensor<64x$T>, tensor<64x$T>
+}
+)";
+
+// sign: of signed integers and floats (the spec allows no other).
+constexpr char kSign[] = R"(
+func.func @main(%x: tensor<16x$T>) -> tensor<16x$T> {
+  %0 = stablehlo.sign %x : tensor<16x$T>
+  %1 = stablehlo.multiply %0, %x : tensor<16x$T>
+  func.return %1 : tensor<16x$T>
+}
+)";
+
 constexpr char kCompareSelect[] = R"(
 func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>, %lo: tensor<f32>, %hi: tensor<f32>, %p: tensor<i1>) -> (tensor<64xf32>, tensor<64xi1>) {
   %gt = stablehlo.compare GT, %x, %y, FLOAT : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xi1>
@@ -155,6 +179,12 @@ std::vector<TestProgram> Programs() {
   }
   for (const char* type : {"i32", "i64", "ui32", "i8", "ui16"}) {
     add("integer_ops", kIntegerOps, type);
+  }
+  for (const char* type : {"i32", "i64", "ui32", "ui64", "i8", "ui16"}) {
+    add("integer_arithmetic", kIntegerArithmetic, type);
+  }
+  for (const char* type : {"f32", "f64", "f16", "bf16", "i32", "i64", "i8"}) {
+    add("sign", kSign, type);
   }
   for (const char* type : {"f32", "f16", "bf16"}) {
     add("transcendental", kTranscendental, type);
@@ -302,9 +332,9 @@ TEST(PtxEmitterTest, UnsupportedOpsAreUnimplementedNamingTheOp) {
   for (const Case& c :
        std::vector<Case>{{"power", "f32", "stablehlo.power on f32"},
                          {"exponential", "f64", "stablehlo.exponential on f64"},
-                         {"divide", "i32", "stablehlo.divide on si32"},
-                         {"popcnt", "i32", "stablehlo.popcnt on si32"}}) {
-    const bool unary = c.op == "exponential" || c.op == "popcnt";
+                         {"remainder", "f64", "stablehlo.remainder on f64"},
+                         {"cosine", "f32", "stablehlo.cosine on f32"}}) {
+    const bool unary = c.op == "exponential" || c.op == "cosine";
     // An add after the op makes a group of two, which fusion turns into a
     // kernel; the error names the op and where the fused group starts.
     const std::string t = absl::StrCat("tensor<4x", c.type, ">");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -336,6 +337,143 @@ func.func @main(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) -> (tensor<3x2xf32>, t
   // Row i of a times b: (a0 + a2 + 2 a3, a1 + a2 - a3).
   EXPECT_THAT(AsFloats(*product), ElementsAre(12, 1, 28, 5, 44, 9));
   EXPECT_THAT(AsFloats(*sums), ElementsAre(13, 33, 53));
+}
+
+// Integer division, remainder and power where PTX leaves the result open
+// (division by zero, INT_MIN / -1, negative exponents), on full-width and
+// narrow types, against the CPU target's definitions.
+constexpr char kIntegerDivision[] = R"(
+func.func @main(%a: tensor<6xi32>, %b: tensor<6xi32>, %c: tensor<4xi8>, %d: tensor<4xi8>, %e: tensor<3xui16>, %f: tensor<3xui16>) -> (tensor<6xi32>, tensor<6xi32>, tensor<6xi32>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<3xui16>, tensor<3xui16>, tensor<3xui16>) {
+  %0 = stablehlo.divide %a, %b : tensor<6xi32>
+  %1 = stablehlo.remainder %a, %b : tensor<6xi32>
+  %2 = stablehlo.power %a, %b : tensor<6xi32>
+  %3 = stablehlo.divide %c, %d : tensor<4xi8>
+  %4 = stablehlo.remainder %c, %d : tensor<4xi8>
+  %5 = stablehlo.power %c, %d : tensor<4xi8>
+  %6 = stablehlo.divide %e, %f : tensor<3xui16>
+  %7 = stablehlo.remainder %e, %f : tensor<3xui16>
+  %8 = stablehlo.power %e, %f : tensor<3xui16>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<6xi32>, tensor<6xi32>, tensor<6xi32>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<3xui16>, tensor<3xui16>, tensor<3xui16>
+}
+)";
+
+template <typename T>
+std::vector<T> AsValues(const std::vector<uint8_t>& bytes) {
+  std::vector<T> values(bytes.size() / sizeof(T));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+// A 1-D input of `count` elements at `data`.
+struct VectorInput {
+  const void* data;
+  PJRTX_Buffer_Type type;
+  int64_t count;
+};
+
+// Compiles `program`, runs it on `device` over `inputs` and returns the
+// bytes of each output.
+absl::StatusOr<std::vector<std::vector<uint8_t>>> RunOnVectors(
+    Client& client, const Device& device, const char* program,
+    const std::vector<VectorInput>& inputs) {
+  absl::StatusOr<Executable> executable = Executable::Compile(client, program);
+  if (!executable.ok()) return executable.status();
+  std::vector<Buffer> buffers;
+  for (const VectorInput& input : inputs) {
+    const int64_t dims[] = {input.count};
+    absl::StatusOr<Buffer> buffer =
+        client.BufferFromHost(input.data, input.type, dims, device);
+    if (!buffer.ok()) return buffer.status();
+    buffers.push_back(*std::move(buffer));
+  }
+  std::vector<const Buffer*> arguments;
+  for (const Buffer& buffer : buffers) arguments.push_back(&buffer);
+  auto run = executable->Execute(device, arguments);
+  if (!run.ok()) return run.status();
+  if (absl::Status done = run->done.Await(); !done.ok()) return done;
+  std::vector<std::vector<uint8_t>> outputs;
+  for (const Buffer& output : run->outputs) {
+    absl::StatusOr<std::vector<uint8_t>> bytes = output.ToHostSync();
+    if (!bytes.ok()) return bytes.status();
+    outputs.push_back(*std::move(bytes));
+  }
+  return outputs;
+}
+
+TEST_F(CudaPluginTest, IntegerDivisionEdgesMatchTheCpuTarget) {
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  const std::vector<int32_t> a = {7, -7, kMin, kMin, 5, -3};
+  const std::vector<int32_t> b = {0, 2, -1, 0, -1, 3};
+  const std::vector<int8_t> c = {-128, -128, 100, 7};
+  const std::vector<int8_t> d = {-1, 0, 0, 2};
+  const std::vector<uint16_t> e = {65535, 9, 3};
+  const std::vector<uint16_t> f = {0, 0, 2};
+  auto out = RunOnVectors(*client_, devices_[0], kIntegerDivision,
+                          {{a.data(), PJRTX_Buffer_Type_S32, 6},
+                           {b.data(), PJRTX_Buffer_Type_S32, 6},
+                           {c.data(), PJRTX_Buffer_Type_S8, 4},
+                           {d.data(), PJRTX_Buffer_Type_S8, 4},
+                           {e.data(), PJRTX_Buffer_Type_U16, 3},
+                           {f.data(), PJRTX_Buffer_Type_U16, 3}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 9u);
+  // x / 0 is all ones, x % 0 is x, x / -1 wraps, x % -1 is 0; a negative
+  // exponent gives 0 unless the base is 1 or -1.
+  EXPECT_THAT(AsValues<int32_t>((*out)[0]),
+              ElementsAre(-1, -3, kMin, -1, -5, -1));
+  EXPECT_THAT(AsValues<int32_t>((*out)[1]), ElementsAre(7, -1, 0, kMin, 0, 0));
+  EXPECT_THAT(AsValues<int32_t>((*out)[2]), ElementsAre(1, 49, 0, 1, 0, -27));
+  EXPECT_THAT(AsValues<int8_t>((*out)[3]), ElementsAre(-128, -1, -1, 3));
+  EXPECT_THAT(AsValues<int8_t>((*out)[4]), ElementsAre(0, -128, 100, 1));
+  EXPECT_THAT(AsValues<int8_t>((*out)[5]), ElementsAre(0, 1, 1, 49));
+  EXPECT_THAT(AsValues<uint16_t>((*out)[6]), ElementsAre(65535, 65535, 1));
+  EXPECT_THAT(AsValues<uint16_t>((*out)[7]), ElementsAre(65535, 9, 1));
+  EXPECT_THAT(AsValues<uint16_t>((*out)[8]), ElementsAre(1, 1, 9));
+}
+
+// sign, popcnt and count_leading_zeros over the whole width (narrow
+// negative values are extended in registers), and sign of floats keeping
+// zeros and NaN.
+constexpr char kBitCounts[] = R"(
+func.func @main(%a: tensor<5xi64>, %b: tensor<4xi8>, %x: tensor<6xf32>) -> (tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<6xf32>) {
+  %0 = stablehlo.sign %a : tensor<5xi64>
+  %1 = stablehlo.popcnt %a : tensor<5xi64>
+  %2 = stablehlo.count_leading_zeros %a : tensor<5xi64>
+  %3 = stablehlo.sign %b : tensor<4xi8>
+  %4 = stablehlo.popcnt %b : tensor<4xi8>
+  %5 = stablehlo.count_leading_zeros %b : tensor<4xi8>
+  %6 = stablehlo.sign %x : tensor<6xf32>
+  func.return %0, %1, %2, %3, %4, %5, %6 : tensor<5xi64>, tensor<5xi64>, tensor<5xi64>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<6xf32>
+}
+)";
+
+TEST_F(CudaPluginTest, SignAndBitCountsCoverTheWholeWidth) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  const std::vector<int64_t> a = {0, 1, -1, kMin, 12345};
+  const std::vector<int8_t> b = {-1, 1, 0, -128};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {-0.0f, 0.0f, nan, -3.5f, 2.0f, -inf};
+  auto out = RunOnVectors(*client_, devices_[1], kBitCounts,
+                          {{a.data(), PJRTX_Buffer_Type_S64, 5},
+                           {b.data(), PJRTX_Buffer_Type_S8, 4},
+                           {x.data(), PJRTX_Buffer_Type_F32, 6}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 7u);
+  EXPECT_THAT(AsValues<int64_t>((*out)[0]), ElementsAre(0, 1, -1, -1, 1));
+  EXPECT_THAT(AsValues<int64_t>((*out)[1]), ElementsAre(0, 1, 64, 1, 6));
+  EXPECT_THAT(AsValues<int64_t>((*out)[2]), ElementsAre(64, 63, 0, 0, 50));
+  EXPECT_THAT(AsValues<int8_t>((*out)[3]), ElementsAre(-1, 1, 0, -1));
+  EXPECT_THAT(AsValues<int8_t>((*out)[4]), ElementsAre(8, 1, 0, 1));
+  EXPECT_THAT(AsValues<int8_t>((*out)[5]), ElementsAre(0, 7, 8, 0));
+  const std::vector<float> signs = AsValues<float>((*out)[6]);
+  ASSERT_EQ(signs.size(), 6u);
+  EXPECT_TRUE(signs[0] == 0.0f && std::signbit(signs[0])) << signs[0];
+  EXPECT_TRUE(signs[1] == 0.0f && !std::signbit(signs[1])) << signs[1];
+  EXPECT_TRUE(std::isnan(signs[2])) << signs[2];
+  EXPECT_EQ(signs[3], -1.0f);
+  EXPECT_EQ(signs[4], 1.0f);
+  EXPECT_EQ(signs[5], -1.0f);
 }
 
 // Control flow: the predicate of each while condition or if, and the
