@@ -183,6 +183,13 @@ absl::StatusOr<Register> InstructionEmitter::Unary(
     builder_.Emit(opcode, {r, x.name});
     return Register{Normalize(r, type), type};
   }
+  // Exponential and log of the narrower types keep their fast f32
+  // approximation below; everything else goes through f64.
+  if (IsMathFunction(op) &&
+      (type == ElementType::kF64 ||
+       (op != UnaryOp::kExponential && op != UnaryOp::kLog))) {
+    return FromF64(MathF64(op, ToF64(x)), type);
+  }
   const std::string s = FloatSuffix(type);
   const std::string v = Widen(x);
   const std::string r = NewWideRegister(type);
@@ -208,7 +215,6 @@ absl::StatusOr<Register> InstructionEmitter::Unary(
       break;
     case UnaryOp::kExponential:
     case UnaryOp::kLog: {
-      if (type == ElementType::kF64) return Unsupported(instruction, On(type));
       const std::string t = NewWideRegister(type);
       if (op == UnaryOp::kExponential) {
         builder_.Emit("mul.rn.f32", {t, v, F32Immediate(kLog2E)});
@@ -228,6 +234,11 @@ absl::StatusOr<Register> InstructionEmitter::Unary(
     case UnaryOp::kRoundNearestEven:
       builder_.Emit(absl::StrCat("cvt.rni.", s, ".", s), {r, v});
       break;
+    case UnaryOp::kRoundNearestAfz:
+      return Narrow(RoundHalfAwayFromZero(v, type == ElementType::kF64
+                                                 ? ElementType::kF64
+                                                 : ElementType::kF32),
+                    type);
     case UnaryOp::kIsFinite: {
       const std::string p = NewRegister(ElementType::kPred);
       builder_.Emit(absl::StrCat("testp.finite.", s), {p, v});
@@ -341,6 +352,8 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
     case BinaryOp::kDivide:
       opcode = "div.rn.";
       break;
+    case BinaryOp::kPower:
+      return FromF64(PowerF64(ToF64(a), ToF64(b)), type);
     default:
       return Unsupported(instruction, On(type));
   }

@@ -69,6 +69,34 @@ class InstructionEmitter {
   // sign of a float: -1, +1, or x itself for zeros and NaN.
   Register FloatSign(const Register& x);
 
+  // Math functions (math_functions.cc), computed in f64 for every float
+  // type: `op` of `x` (an f64 register) for the ops IsMathFunction names.
+  static bool IsMathFunction(ir::UnaryOp op);
+  std::string MathF64(ir::UnaryOp op, const std::string& x);
+  std::string PowerF64(const std::string& x, const std::string& y);
+  // Rounds half away from zero in `wide` (f32 or f64) arithmetic.
+  std::string RoundHalfAwayFromZero(const std::string& x, ir::ElementType wide);
+  // A float register as f64, and an f64 value rounded to `type`.
+  std::string ToF64(const Register& x);
+  Register FromF64(const std::string& value, ir::ElementType type);
+  std::string ExpF64(const std::string& x);
+  std::string Expm1F64(const std::string& x);
+  std::string LogF64(const std::string& x);
+  std::string Log1pF64(const std::string& x);
+  std::string SinCosTanF64(ir::UnaryOp op, const std::string& x);
+  std::string TanhF64(const std::string& x);
+  std::string LogisticF64(const std::string& x);
+  std::string CbrtF64(const std::string& x);
+  // Emits `opcode` into a new f64 (predicate) register, which it returns.
+  std::string F64Op(absl::string_view opcode,
+                    std::vector<std::string> operands);
+  std::string PredOp(absl::string_view opcode,
+                     std::vector<std::string> operands);
+  // sum c[i] x^(n-1-i), c[0] the highest degree's coefficient.
+  std::string Horner(const std::string& x, const std::vector<double>& c);
+  // 2^k as an f64, for k (an s32 register) in the normal exponent range.
+  std::string Pow2(const std::string& k);
+
   // Integers: re-extends the low BitWidth(type) bits of `value` as `type`
   // does (no-op for 32 and 64 bits) into a new register.
   std::string Normalize(const std::string& value, ir::ElementType type);

@@ -73,6 +73,12 @@ void PtxBuilder::Emit(absl::string_view opcode,
                   absl::StrJoin(operands, ", "), ";\n");
 }
 
+void PtxBuilder::Emit(absl::string_view opcode,
+                      const std::vector<std::string>& operands) {
+  absl::StrAppend(&code_, "  ", opcode, operands.empty() ? "" : " ",
+                  absl::StrJoin(operands, ", "), ";\n");
+}
+
 void PtxBuilder::EmitLabel(absl::string_view label) {
   absl::StrAppend(&code_, label, ":\n");
 }

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
 #include "compiler_stub/ir/element_type.h"
@@ -46,6 +47,7 @@ class PtxBuilder {
   // puts its guard in `opcode` ("@%p1 bra").
   void Emit(absl::string_view opcode,
             std::initializer_list<absl::string_view> operands);
+  void Emit(absl::string_view opcode, const std::vector<std::string>& operands);
   void EmitLabel(absl::string_view label);
 
   // The .reg declarations for every register handed out, one line each.

@@ -158,7 +158,17 @@ constexpr char kTranscendental[] = R"(
 func.func @main(%x: tensor<32x$T>) -> tensor<32x$T> {
   %0 = stablehlo.exponential %x : tensor<32x$T>
   %1 = stablehlo.log %0 : tensor<32x$T>
-  func.return %1 : tensor<32x$T>
+  %2 = stablehlo.sine %1 : tensor<32x$T>
+  %3 = stablehlo.cosine %2 : tensor<32x$T>
+  %4 = stablehlo.tan %3 : tensor<32x$T>
+  %5 = stablehlo.tanh %4 : tensor<32x$T>
+  %6 = stablehlo.logistic %5 : tensor<32x$T>
+  %7 = stablehlo.exponential_minus_one %6 : tensor<32x$T>
+  %8 = stablehlo.log_plus_one %7 : tensor<32x$T>
+  %9 = stablehlo.cbrt %8 : tensor<32x$T>
+  %10 = stablehlo.power %9, %x : tensor<32x$T>
+  %11 = stablehlo.round_nearest_afz %10 : tensor<32x$T>
+  func.return %11 : tensor<32x$T>
 }
 )";
 
@@ -186,7 +196,7 @@ std::vector<TestProgram> Programs() {
   for (const char* type : {"f32", "f64", "f16", "bf16", "i32", "i64", "i8"}) {
     add("sign", kSign, type);
   }
-  for (const char* type : {"f32", "f16", "bf16"}) {
+  for (const char* type : {"f32", "f16", "bf16", "f64"}) {
     add("transcendental", kTranscendental, type);
   }
   programs.push_back({"compare_select", kCompareSelect});
@@ -330,19 +340,16 @@ TEST(PtxEmitterTest, UnsupportedOpsAreUnimplementedNamingTheOp) {
     std::string message;  // What the error says, after "L:C: ".
   };
   for (const Case& c :
-       std::vector<Case>{{"power", "f32", "stablehlo.power on f32"},
-                         {"exponential", "f64", "stablehlo.exponential on f64"},
+       std::vector<Case>{{"remainder", "f32", "stablehlo.remainder on f32"},
                          {"remainder", "f64", "stablehlo.remainder on f64"},
-                         {"cosine", "f32", "stablehlo.cosine on f32"}}) {
-    const bool unary = c.op == "exponential" || c.op == "cosine";
+                         {"atan2", "f32", "stablehlo.atan2 on f32"}}) {
     // An add after the op makes a group of two, which fusion turns into a
     // kernel; the error names the op and where the fused group starts.
     const std::string t = absl::StrCat("tensor<4x", c.type, ">");
-    const std::string text =
-        absl::StrCat("func.func @main(%x: ", t, ") -> ", t,
-                     " {\n  %0 = stablehlo.", c.op, " %x", unary ? "" : ", %x",
-                     " : ", t, "\n  %1 = stablehlo.add %0, %x : ", t,
-                     "\n  func.return %1 : ", t, "\n}\n");
+    const std::string text = absl::StrCat(
+        "func.func @main(%x: ", t, ") -> ", t, " {\n  %0 = stablehlo.", c.op,
+        " %x, %x", " : ", t, "\n  %1 = stablehlo.add %0, %x : ", t,
+        "\n  func.return %1 : ", t, "\n}\n");
     absl::StatusOr<std::string> ptx = EmitPtx(FuseOne(text), {80});
     EXPECT_EQ(ptx.status().code(), absl::StatusCode::kUnimplemented) << c.op;
     EXPECT_THAT(ptx.status().message(),

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/client/client.h"
@@ -474,6 +475,125 @@ TEST_F(CudaPluginTest, SignAndBitCountsCoverTheWholeWidth) {
   EXPECT_EQ(signs[3], -1.0f);
   EXPECT_EQ(signs[4], 1.0f);
   EXPECT_EQ(signs[5], -1.0f);
+}
+
+// The math functions PTX has no accurate instruction for, computed in f64
+// (math_functions.cc), against the host's libm: within a few f64 ulp over
+// ordinary, tiny, large and special arguments.
+constexpr char kMathF64[] = R"(
+func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>) {
+  %0 = stablehlo.sine %x : tensor<$Nxf64>
+  %1 = stablehlo.cosine %x : tensor<$Nxf64>
+  %2 = stablehlo.tan %x : tensor<$Nxf64>
+  %3 = stablehlo.tanh %x : tensor<$Nxf64>
+  %4 = stablehlo.logistic %x : tensor<$Nxf64>
+  %5 = stablehlo.exponential %x : tensor<$Nxf64>
+  %6 = stablehlo.exponential_minus_one %x : tensor<$Nxf64>
+  %7 = stablehlo.log %x : tensor<$Nxf64>
+  %8 = stablehlo.log_plus_one %x : tensor<$Nxf64>
+  %9 = stablehlo.cbrt %x : tensor<$Nxf64>
+  %10 = stablehlo.power %x, %y : tensor<$Nxf64>
+  %11 = stablehlo.round_nearest_afz %x : tensor<$Nxf64>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>
+}
+)";
+
+// Distance in f64 ulps, 0 for two NaNs or equal values (zeros of the same
+// sign), huge for NaN against a number or zeros of different signs.
+double UlpDistance(double got, double want) {
+  if (std::isnan(got) || std::isnan(want)) {
+    return std::isnan(got) && std::isnan(want) ? 0 : 1e300;
+  }
+  if (got == want) return std::signbit(got) == std::signbit(want) ? 0 : 1e300;
+  if (std::isinf(got) || std::isinf(want)) return 1e300;
+  const double ulp =
+      std::nextafter(std::fabs(want), std::numeric_limits<double>::infinity()) -
+      std::fabs(want);
+  return std::fabs(got - want) / ulp;
+}
+
+TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
+  std::vector<double> x = {0.0,
+                           -0.0,
+                           0.5,
+                           -0.5,
+                           1.5,
+                           2.5,
+                           -2.5,
+                           1e-300,
+                           -1e-300,
+                           5e-324,
+                           1e-12,
+                           -1e-12,
+                           1e-5,
+                           700.0,
+                           709.7,
+                           -708.0,
+                           -745.0,
+                           1e6,
+                           -123456.789,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::quiet_NaN()};
+  for (int i = -400; i <= 400; ++i) x.push_back(i * 0.0503);
+  for (int i = 0; i < 60; ++i) x.push_back(std::ldexp(1.37, i - 30));
+  std::vector<double> y(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    // Integral and fractional exponents, some negative.
+    y[i] = i % 3 == 0 ? static_cast<double>(static_cast<int>(i % 7) - 3)
+                      : 0.37 * static_cast<double>(i % 11) - 1.1;
+  }
+  const std::string n = std::to_string(x.size());
+  const std::string program = absl::StrReplaceAll(kMathF64, {{"$N", n}});
+  auto out = RunOnVectors(
+      *client_, devices_[0], program.c_str(),
+      {{x.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(x.size())},
+       {y.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(y.size())}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 12u);
+  struct Function {
+    const char* name;
+    double (*reference)(double, double);
+    double max_ulp;
+    double below;  // Arguments with |x| at or above this are not checked.
+  };
+  const Function functions[] = {
+      {"sine", [](double a, double) { return std::sin(a); }, 2, 1e7},
+      {"cosine", [](double a, double) { return std::cos(a); }, 2, 1e7},
+      {"tan", [](double a, double) { return std::tan(a); }, 3, 1e7},
+      {"tanh", [](double a, double) { return std::tanh(a); }, 4, 1e300},
+      {"logistic", [](double a, double) { return 1 / (1 + std::exp(-a)); }, 4,
+       1e300},
+      {"exponential", [](double a, double) { return std::exp(a); }, 4, 1e300},
+      {"exponential_minus_one", [](double a, double) { return std::expm1(a); },
+       4, 1e300},
+      {"log", [](double a, double) { return std::log(a); }, 4, 1e300},
+      {"log_plus_one", [](double a, double) { return std::log1p(a); }, 4,
+       1e300},
+      {"cbrt", [](double a, double) { return std::cbrt(a); }, 4, 1e300},
+      {"power", [](double a, double b) { return std::pow(a, b); }, 64, 1e300},
+      {"round_nearest_afz", [](double a, double) { return std::round(a); }, 0,
+       1e300},
+  };
+  for (size_t f = 0; f < 12; ++f) {
+    const std::vector<double> got = AsValues<double>((*out)[f]);
+    ASSERT_EQ(got.size(), x.size());
+    double worst = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (std::fabs(x[i]) >= functions[f].below) continue;
+      const double error =
+          UlpDistance(got[i], functions[f].reference(x[i], y[i]));
+      if (error > worst) {
+        worst = error;
+        at = i;
+      }
+    }
+    std::printf("%s: at most %.2f ulp from libm\n", functions[f].name, worst);
+    EXPECT_LE(worst, functions[f].max_ulp)
+        << functions[f].name << "(" << x[at] << ", " << y[at] << ") is "
+        << got[at] << ", libm says " << functions[f].reference(x[at], y[at]);
+  }
 }
 
 // Control flow: the predicate of each while condition or if, and the

@@ -1,0 +1,382 @@
+// The elementwise math functions PTX has no accurate instruction for
+// (sine, cosine, tangent, tanh, logistic, exp and log on f64, expm1,
+// log1p, cbrt, power, round half away from zero), emitted as straight-line
+// f64 code: Cody-Waite argument reduction and Taylor polynomials of high
+// enough degree that the f64 result is within a few ulp, so that every
+// narrower type rounds it correctly almost always. Branch-free: special
+// values are picked with selp at the end.
+//
+// Accuracy limits: sine, cosine and tangent reduce by pi/2 in two parts,
+// accurate for |x| below about 2^30; power is exp(y log x), within about
+// |y log x| ulp.
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/ptx/instruction_emitter.h"
+
+namespace pjrtx::ptx {
+namespace {
+
+using ir::ElementType;
+using ir::UnaryOp;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// ln 2 and pi/2 in two parts each: the high part's product with a small
+// integer is exact (fdlibm's split for ln 2; the double nearest pi/2 and
+// the remainder for pi/2, used with fma).
+constexpr double kLn2Hi = 6.93147180369123816490e-01;
+constexpr double kLn2Lo = 1.90821492927058770002e-10;
+constexpr double kLog2E = 1.44269504088896338700e+00;
+constexpr double kPiOver2Hi = 1.5707963267948966e+00;
+constexpr double kPiOver2Lo = 6.123233995736766e-17;
+constexpr double kTwoOverPi = 6.36619772367581382433e-01;
+constexpr double kSqrt2 = 1.41421356237309514547e+00;
+constexpr double kSmallestNormal = 2.2250738585072014e-308;
+
+// 1/n! for n = 0..20.
+double InverseFactorial(int n) {
+  double f = 1;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return 1 / f;
+}
+
+std::string D(double value) { return F64Immediate(value); }
+
+}  // namespace
+
+std::string InstructionEmitter::F64Op(absl::string_view opcode,
+                                      std::vector<std::string> operands) {
+  const std::string r = NewRegister(ElementType::kF64);
+  operands.insert(operands.begin(), r);
+  builder_.Emit(opcode, operands);
+  return r;
+}
+
+std::string InstructionEmitter::PredOp(absl::string_view opcode,
+                                       std::vector<std::string> operands) {
+  const std::string r = NewRegister(ElementType::kPred);
+  operands.insert(operands.begin(), r);
+  builder_.Emit(opcode, operands);
+  return r;
+}
+
+std::string InstructionEmitter::Horner(const std::string& x,
+                                       const std::vector<double>& c) {
+  // c[0] is the highest degree's coefficient.
+  std::string acc = F64Op("mov.f64", {D(c[0])});
+  for (size_t i = 1; i < c.size(); ++i) {
+    acc = F64Op("fma.rn.f64", {acc, x, D(c[i])});
+  }
+  return acc;
+}
+
+std::string InstructionEmitter::Pow2(const std::string& k) {
+  // k in the normal exponent range: the double with exponent field k+1023.
+  const std::string biased = NewRegister(ElementType::kS32);
+  builder_.Emit("add.s32", {biased, k, "1023"});
+  const std::string wide = NewRegister(ElementType::kU64);
+  builder_.Emit("cvt.u64.u32", {wide, biased});
+  const std::string bits = NewRegister(ElementType::kU64);
+  builder_.Emit("shl.b64", {bits, wide, "52"});
+  return F64Op("mov.b64", {bits});
+}
+
+std::string InstructionEmitter::ExpF64(const std::string& x) {
+  // exp(x) = 2^k exp(r), r = x - k ln 2 in [-ln2/2, ln2/2]; clamped so
+  // that 2^k, applied in two halves, spans overflow and underflow.
+  std::string c = F64Op("max.f64", {x, D(-746.0)});
+  c = F64Op("min.f64", {c, D(710.0)});
+  const std::string k =
+      F64Op("cvt.rni.f64.f64", {F64Op("mul.rn.f64", {c, D(kLog2E)})});
+  std::string r = F64Op("fma.rn.f64", {k, D(-kLn2Hi), c});
+  r = F64Op("fma.rn.f64", {k, D(-kLn2Lo), r});
+  std::vector<double> taylor;
+  for (int n = 13; n >= 0; --n) taylor.push_back(InverseFactorial(n));
+  const std::string p = Horner(r, taylor);
+  const std::string ki = NewRegister(ElementType::kS32);
+  builder_.Emit("cvt.rni.s32.f64", {ki, k});
+  const std::string k1 = NewRegister(ElementType::kS32);
+  builder_.Emit("shr.s32", {k1, ki, "1"});
+  const std::string k2 = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {k2, ki, k1});
+  std::string y = F64Op("mul.rn.f64", {p, Pow2(k1)});
+  y = F64Op("mul.rn.f64", {y, Pow2(k2)});
+  // The clamp dropped NaN.
+  const std::string nan = PredOp("testp.notanumber.f64", {x});
+  return F64Op("selp.f64", {x, y, nan});
+}
+
+std::string InstructionEmitter::Expm1F64(const std::string& x) {
+  // Near 0, x times its series (no cancellation); elsewhere exp(x) - 1.
+  std::vector<double> series;
+  for (int n = 17; n >= 1; --n) series.push_back(InverseFactorial(n));
+  const std::string near = F64Op("mul.rn.f64", {x, Horner(x, series)});
+  const std::string far = F64Op("sub.rn.f64", {ExpF64(x), D(1.0)});
+  const std::string small =
+      PredOp("setp.lt.f64", {F64Op("abs.f64", {x}), D(0.5)});
+  return F64Op("selp.f64", {near, far, small});
+}
+
+std::string InstructionEmitter::LogF64(const std::string& x) {
+  // x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(f),
+  // f = (m - 1) / (m + 1), |f| <= 0.172. Subnormals are scaled up first.
+  const std::string tiny = PredOp("setp.lt.f64", {x, D(kSmallestNormal)});
+  const std::string scaled =
+      F64Op("selp.f64", {F64Op("mul.rn.f64", {x, D(0x1p54)}), x, tiny});
+  const std::string bits = NewRegister(ElementType::kU64);
+  builder_.Emit("mov.b64", {bits, scaled});
+  const std::string field = NewRegister(ElementType::kU64);
+  builder_.Emit("shr.u64", {field, bits, "52"});
+  const std::string exponent_bits = NewRegister(ElementType::kU64);
+  builder_.Emit("and.b64", {exponent_bits, field, "2047"});
+  std::string e = NewRegister(ElementType::kS32);
+  builder_.Emit("cvt.s32.u64", {e, exponent_bits});
+  const std::string bias = NewRegister(ElementType::kS32);
+  builder_.Emit("selp.s32", {bias, "1077", "1023", tiny});
+  const std::string unbiased = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {unbiased, e, bias});
+  const std::string mantissa = NewRegister(ElementType::kU64);
+  builder_.Emit("and.b64",
+                {mantissa, bits, HexImmediate(0x000FFFFFFFFFFFFFull, 16)});
+  const std::string one_to_two = NewRegister(ElementType::kU64);
+  builder_.Emit("or.b64", {one_to_two, mantissa,
+                           HexImmediate(0x3FF0000000000000ull, 16)});
+  std::string m = F64Op("mov.b64", {one_to_two});
+  const std::string above = PredOp("setp.gt.f64", {m, D(kSqrt2)});
+  m = F64Op("selp.f64", {F64Op("mul.rn.f64", {m, D(0.5)}), m, above});
+  const std::string carry = NewRegister(ElementType::kS32);
+  builder_.Emit("selp.s32", {carry, "1", "0", above});
+  const std::string exponent = NewRegister(ElementType::kS32);
+  builder_.Emit("add.s32", {exponent, unbiased, carry});
+  const std::string f = F64Op("div.rn.f64", {F64Op("sub.rn.f64", {m, D(1.0)}),
+                                             F64Op("add.rn.f64", {m, D(1.0)})});
+  const std::string s = F64Op("mul.rn.f64", {f, f});
+  std::vector<double> series;
+  for (int n = 11; n >= 0; --n) series.push_back(1.0 / (2 * n + 1));
+  const std::string half_log_m = F64Op("mul.rn.f64", {f, Horner(s, series)});
+  const std::string log_m = F64Op("add.rn.f64", {half_log_m, half_log_m});
+  const std::string ef = F64Op("cvt.rn.f64.s32", {exponent});
+  std::string y = F64Op("fma.rn.f64", {ef, D(kLn2Lo), log_m});
+  y = F64Op("fma.rn.f64", {ef, D(kLn2Hi), y});
+  // log 0 = -inf, log of a negative is NaN, log inf = inf, NaN stays.
+  y = F64Op("selp.f64", {D(-kInf), y, PredOp("setp.eq.f64", {x, D(0.0)})});
+  y = F64Op("selp.f64", {D(kNaN), y, PredOp("setp.lt.f64", {x, D(0.0)})});
+  y = F64Op("selp.f64", {x, y, PredOp("setp.eq.f64", {x, D(kInf)})});
+  return F64Op("selp.f64", {x, y, PredOp("testp.notanumber.f64", {x})});
+}
+
+std::string InstructionEmitter::Log1pF64(const std::string& x) {
+  // log(u) * x / (u - 1) with u = 1 + x recovers what rounding u lost.
+  const std::string u = F64Op("add.rn.f64", {x, D(1.0)});
+  const std::string ratio =
+      F64Op("div.rn.f64", {x, F64Op("sub.rn.f64", {u, D(1.0)})});
+  std::string y = F64Op("mul.rn.f64", {LogF64(u), ratio});
+  y = F64Op("selp.f64", {x, y, PredOp("setp.eq.f64", {u, D(1.0)})});
+  return F64Op("selp.f64", {x, y, PredOp("setp.eq.f64", {x, D(kInf)})});
+}
+
+std::string InstructionEmitter::SinCosTanF64(UnaryOp op, const std::string& x) {
+  // x = k pi/2 + r, |r| <= pi/4; the quadrant k mod 4 picks +-sin r or
+  // +-cos r.
+  const std::string k =
+      F64Op("cvt.rni.f64.f64", {F64Op("mul.rn.f64", {x, D(kTwoOverPi)})});
+  std::string r = F64Op("fma.rn.f64", {k, D(-kPiOver2Hi), x});
+  r = F64Op("fma.rn.f64", {k, D(-kPiOver2Lo), r});
+  const std::string z = F64Op("mul.rn.f64", {r, r});
+  std::vector<double> sine, cosine;
+  for (int n = 17; n >= 3; n -= 2) {
+    sine.push_back(((n - 1) / 2) % 2 == 0 ? InverseFactorial(n)
+                                          : -InverseFactorial(n));
+  }
+  for (int n = 18; n >= 0; n -= 2) {
+    cosine.push_back((n / 2) % 2 == 0 ? InverseFactorial(n)
+                                      : -InverseFactorial(n));
+  }
+  // sin r = r + r z P(z); cos r = Q(z).
+  const std::string rz = F64Op("mul.rn.f64", {r, z});
+  const std::string s = F64Op("fma.rn.f64", {rz, Horner(z, sine), r});
+  const std::string c = Horner(z, cosine);
+  // k mod 4, exact for |k| < 2^53.
+  const std::string quarter =
+      F64Op("cvt.rmi.f64.f64", {F64Op("mul.rn.f64", {k, D(0.25)})});
+  const std::string qf = F64Op("fma.rn.f64", {quarter, D(-4.0), k});
+  const std::string q = NewRegister(ElementType::kS32);
+  builder_.Emit("cvt.rni.s32.f64", {q, qf});
+  const std::string low = NewRegister(ElementType::kS32);
+  builder_.Emit("and.b32", {low, q, "1"});
+  const std::string odd = PredOp("setp.ne.s32", {low, "0"});
+  std::string y;
+  if (op == UnaryOp::kTan) {
+    const std::string even_tan = F64Op("div.rn.f64", {s, c});
+    const std::string odd_tan = F64Op("neg.f64", {F64Op("div.rn.f64", {c, s})});
+    y = F64Op("selp.f64", {odd_tan, even_tan, odd});
+  } else {
+    const bool sine_wanted = op == UnaryOp::kSine;
+    const std::string base =
+        F64Op("selp.f64", {sine_wanted ? c : s, sine_wanted ? s : c, odd});
+    // sine is negative in quadrants 2 and 3, cosine in 1 and 2.
+    const std::string shifted = NewRegister(ElementType::kS32);
+    builder_.Emit("add.s32", {shifted, q, sine_wanted ? "0" : "1"});
+    const std::string high = NewRegister(ElementType::kS32);
+    builder_.Emit("and.b32", {high, shifted, "2"});
+    const std::string negative = PredOp("setp.ne.s32", {high, "0"});
+    y = F64Op("selp.f64", {F64Op("neg.f64", {base}), base, negative});
+  }
+  if (op == UnaryOp::kCosine) return y;
+  // sin(+-0) and tan(+-0) keep the zero's sign, which the reduction lost.
+  return F64Op("selp.f64", {x, y, PredOp("setp.eq.f64", {x, D(0.0)})});
+}
+
+std::string InstructionEmitter::TanhF64(const std::string& x) {
+  // tanh |x| = u / (u + 2), u = expm1(2|x|); 1 beyond 22, where u
+  // overflows long before tanh stops being 1 in f64.
+  const std::string a = F64Op("abs.f64", {x});
+  const std::string u = Expm1F64(F64Op("add.rn.f64", {a, a}));
+  std::string t = F64Op("div.rn.f64", {u, F64Op("add.rn.f64", {u, D(2.0)})});
+  t = F64Op("selp.f64", {D(1.0), t, PredOp("setp.gt.f64", {a, D(22.0)})});
+  const std::string y = F64Op("selp.f64", {F64Op("neg.f64", {t}), t,
+                                           PredOp("setp.lt.f64", {x, D(0.0)})});
+  // +-0 and NaN stay.
+  return F64Op("selp.f64", {x, y, PredOp("setp.equ.f64", {x, D(0.0)})});
+}
+
+std::string InstructionEmitter::LogisticF64(const std::string& x) {
+  return F64Op("rcp.rn.f64",
+               {F64Op("add.rn.f64", {D(1.0), ExpF64(F64Op("neg.f64", {x}))})});
+}
+
+std::string InstructionEmitter::CbrtF64(const std::string& x) {
+  // exp(log|x| / 3), then a Newton step; zeros, infinities and NaN stay.
+  const std::string a = F64Op("abs.f64", {x});
+  std::string y = ExpF64(F64Op("mul.rn.f64", {LogF64(a), D(1.0 / 3.0)}));
+  const std::string y2 = F64Op("mul.rn.f64", {y, y});
+  const std::string step =
+      F64Op("fma.rn.f64", {y, D(2.0), F64Op("div.rn.f64", {a, y2})});
+  y = F64Op("mul.rn.f64", {step, D(1.0 / 3.0)});
+  y = F64Op("selp.f64",
+            {F64Op("neg.f64", {y}), y, PredOp("setp.lt.f64", {x, D(0.0)})});
+  const std::string keep = PredOp("setp.equ.f64", {a, D(0.0)});
+  y = F64Op("selp.f64", {x, y, keep});
+  return F64Op("selp.f64", {x, y, PredOp("setp.eq.f64", {a, D(kInf)})});
+}
+
+std::string InstructionEmitter::PowerF64(const std::string& x,
+                                         const std::string& y) {
+  // |x|^y = exp(y log |x|); a negative base needs an integral exponent
+  // (its sign from the exponent's parity), else NaN.
+  const std::string magnitude =
+      ExpF64(F64Op("mul.rn.f64", {y, LogF64(F64Op("abs.f64", {x}))}));
+  const std::string integral =
+      PredOp("setp.eq.f64", {F64Op("cvt.rzi.f64.f64", {y}), y});
+  const std::string half = F64Op("mul.rn.f64", {y, D(0.5)});
+  const std::string odd_half =
+      PredOp("setp.ne.f64", {F64Op("cvt.rzi.f64.f64", {half}), half});
+  const std::string odd = PredOp("and.pred", {integral, odd_half});
+  // The sign bit, so that -0 counts as negative for odd exponents.
+  const std::string bits = NewRegister(ElementType::kS64);
+  builder_.Emit("mov.b64", {bits, x});
+  const std::string sign = PredOp("setp.lt.s64", {bits, "0"});
+  const std::string flip = PredOp("and.pred", {sign, odd});
+  std::string r =
+      F64Op("selp.f64", {F64Op("neg.f64", {magnitude}), magnitude, flip});
+  const std::string negative = PredOp("setp.lt.f64", {x, D(0.0)});
+  const std::string fractional = PredOp("not.pred", {integral});
+  r = F64Op("selp.f64",
+            {D(kNaN), r, PredOp("and.pred", {negative, fractional})});
+  // x^0 = 1 and 1^y = 1, NaN or not.
+  r = F64Op("selp.f64", {D(1.0), r, PredOp("setp.eq.f64", {y, D(0.0)})});
+  return F64Op("selp.f64", {D(1.0), r, PredOp("setp.eq.f64", {x, D(1.0)})});
+}
+
+std::string InstructionEmitter::RoundHalfAwayFromZero(const std::string& x,
+                                                      ElementType wide) {
+  // t = trunc(x); |x - t| is exact, and at least 1/2 moves t away from 0.
+  const std::string s = wide == ElementType::kF64 ? "f64" : "f32";
+  auto op = [&](absl::string_view opcode, std::vector<std::string> operands) {
+    const std::string r = NewWideRegister(wide);
+    operands.insert(operands.begin(), r);
+    builder_.Emit(opcode, operands);
+    return r;
+  };
+  auto imm = [&](double value) {
+    return wide == ElementType::kF64 ? F64Immediate(value)
+                                     : F32Immediate(static_cast<float>(value));
+  };
+  const std::string t = op(absl::StrCat("cvt.rzi.", s, ".", s), {x});
+  const std::string fraction =
+      op(absl::StrCat("abs.", s), {op(absl::StrCat("sub.rn.", s), {x, t})});
+  const std::string half =
+      PredOp(absl::StrCat("setp.ge.", s), {fraction, imm(0.5)});
+  const std::string negative =
+      PredOp(absl::StrCat("setp.lt.", s), {x, imm(0.0)});
+  const std::string step =
+      op(absl::StrCat("selp.", s), {imm(-1.0), imm(1.0), negative});
+  const std::string away = op(absl::StrCat("add.rn.", s), {t, step});
+  return op(absl::StrCat("selp.", s), {away, t, half});
+}
+
+std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
+  switch (op) {
+    case UnaryOp::kSine:
+    case UnaryOp::kCosine:
+    case UnaryOp::kTan:
+      return SinCosTanF64(op, x);
+    case UnaryOp::kTanh:
+      return TanhF64(x);
+    case UnaryOp::kLogistic:
+      return LogisticF64(x);
+    case UnaryOp::kExponential:
+      return ExpF64(x);
+    case UnaryOp::kExponentialMinusOne:
+      return Expm1F64(x);
+    case UnaryOp::kLog:
+      return LogF64(x);
+    case UnaryOp::kLogPlusOne:
+      return Log1pF64(x);
+    case UnaryOp::kCbrt:
+      return CbrtF64(x);
+    default:
+      return x;  // Not a math function; callers ask only for the above.
+  }
+}
+
+bool InstructionEmitter::IsMathFunction(UnaryOp op) {
+  constexpr UnaryOp kMathFunctions[] = {
+      UnaryOp::kSine,     UnaryOp::kCosine,
+      UnaryOp::kTan,      UnaryOp::kTanh,
+      UnaryOp::kLogistic, UnaryOp::kExponential,
+      UnaryOp::kLog,      UnaryOp::kExponentialMinusOne,
+      UnaryOp::kCbrt,     UnaryOp::kLogPlusOne};
+  return std::find(std::begin(kMathFunctions), std::end(kMathFunctions), op) !=
+         std::end(kMathFunctions);
+}
+
+std::string InstructionEmitter::ToF64(const Register& x) {
+  if (x.type == ElementType::kF64) return x.name;
+  return F64Op("cvt.f64.f32", {Widen(x)});
+}
+
+Register InstructionEmitter::FromF64(const std::string& value,
+                                     ElementType type) {
+  switch (type) {
+    case ElementType::kF64:
+      return Register{value, type};
+    case ElementType::kF32: {
+      const std::string r = NewRegister(ElementType::kF32);
+      builder_.Emit("cvt.rn.f32.f64", {r, value});
+      return Register{r, type};
+    }
+    default:
+      // Rounded to odd in f32 first, so that rounding to f16 or bf16 is
+      // correct.
+      return Narrow(RoundToOddF32(Register{value, ElementType::kF64}), type);
+  }
+}
+
+}  // namespace pjrtx::ptx
