@@ -112,7 +112,13 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     case OpCode::kPad:
     case OpCode::kReverse:
     case OpCode::kIota:
+    case OpCode::kBitcastConvert:
+    case OpCode::kGetDimensionSize:
       status = EmitLayoutKernel(writer, instruction);
+      break;
+    case OpCode::kDynamicSlice:
+    case OpCode::kDynamicUpdateSlice:
+      status = EmitDynamicSliceKernel(writer, instruction);
       break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:

@@ -117,6 +117,8 @@ absl::StatusOr<Register> ConvertRegister(KernelWriter& writer,
 // has checked that every operand and result is a tensor.
 absl::Status EmitLayoutKernel(KernelWriter& writer,
                               const ir::Instruction& instruction);
+absl::Status EmitDynamicSliceKernel(KernelWriter& writer,
+                                    const ir::Instruction& instruction);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

@@ -1,8 +1,10 @@
 // Kernels that move elements (broadcast_in_dim, transpose, reshape, slice,
-// concatenate, pad, reverse) and iota. Each thread computes one output
+// concatenate, pad, reverse, bitcast_convert) and the ones that write what
+// the shape says (iota, get_dimension_size). Each thread computes one output
 // element: it splits its index into the output's multi-index and finds the
 // source element with constant strides. Moves copy the bytes of the
 // storage layout, so they serve every element type.
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -240,6 +242,134 @@ absl::Status EmitIota(KernelWriter& writer, const Instruction& instruction) {
   return absl::OkStatus();
 }
 
+// The bits of an element of `size` storage bytes at `address`, in a new
+// .b64 register, zero-extended.
+std::string LoadBits(KernelWriter& writer, size_t size,
+                     const std::string& address) {
+  PtxBuilder& b = writer.builder();
+  const std::string bits = writer.NewB64();
+  if (size == 8) {
+    b.Emit("ld.global.u64", {bits, address});
+    return bits;
+  }
+  const std::string narrow =
+      b.NewRegister(size == 2 ? RegisterClass::kB16 : RegisterClass::kB32);
+  b.Emit(absl::StrCat("ld.global.u", 8 * size), {narrow, address});
+  b.Emit(absl::StrCat("cvt.u64.u", size == 2 ? 16 : 32), {bits, narrow});
+  return bits;
+}
+
+// Stores the low 8 * `size` bits of `bits` (a .b64 register).
+void StoreBits(KernelWriter& writer, size_t size, const std::string& bits,
+               const std::string& address) {
+  PtxBuilder& b = writer.builder();
+  if (size == 8) {
+    b.Emit("st.global.u64", {address, bits});
+    return;
+  }
+  const std::string narrow =
+      b.NewRegister(size == 2 ? RegisterClass::kB16 : RegisterClass::kB32);
+  b.Emit(absl::StrCat("cvt.u", size == 2 ? 16 : 32, ".u64"), {narrow, bits});
+  b.Emit(absl::StrCat("st.global.u", 8 * size), {address, narrow});
+}
+
+// bitcast_convert between element types of different widths (the planner
+// aliases the bytes where both are whole bytes): elements split or join
+// little-endian, the first narrow element being the low bits of the wide
+// one, as on the CPU. i1 is one bit of the wide element, one byte in
+// memory.
+absl::Status EmitBitcastConvert(KernelWriter& writer,
+                                const Instruction& instruction) {
+  const ir::ElementType from = OperandShape(instruction, 0).type;
+  const ir::ElementType to = ResultShape(instruction).type;
+  for (ir::ElementType type : {from, to}) {
+    const int bits = ir::BitWidth(type);
+    if (bits != 1 && bits != 8 * static_cast<int>(ir::StorageSize(type))) {
+      return Unsupported(
+          instruction,
+          absl::StrCat("from or to ", ir::ElementTypeToMlir(type)));
+    }
+  }
+  const int in_bits = ir::BitWidth(from);
+  const int out_bits = ir::BitWidth(to);
+  const size_t in_size = ir::StorageSize(from);
+  const size_t out_size = ir::StorageSize(to);
+  PtxBuilder& b = writer.builder();
+  const std::string index = writer.BeginLoop();
+  auto mask = [&](const std::string& value, int bits) {
+    if (bits >= 64) return value;
+    const std::string masked = writer.NewB64();
+    b.Emit("and.b64",
+           {masked, value,
+            Immediate(static_cast<int64_t>((uint64_t{1} << bits) - 1))});
+    return masked;
+  };
+  std::string result;
+  if (in_bits == out_bits) {
+    result = LoadBits(writer, in_size,
+                      writer.Address(writer.input(0), index, in_size));
+  } else if (in_bits > out_bits) {
+    // Output i is bits [lane * out_bits, ...) of input i / ratio.
+    const int log_ratio =
+        std::countr_zero(static_cast<unsigned>(in_bits / out_bits));
+    const std::string source = writer.NewB64();
+    b.Emit("shr.u64", {source, index, absl::StrCat(log_ratio)});
+    const std::string lane = writer.NewB64();
+    b.Emit("and.b64", {lane, index, Immediate((int64_t{1} << log_ratio) - 1)});
+    const std::string shift64 = writer.NewB64();
+    b.Emit("mul.lo.u64", {shift64, lane, Immediate(out_bits)});
+    const std::string shift = b.NewRegister(RegisterClass::kB32);
+    b.Emit("cvt.u32.u64", {shift, shift64});
+    const std::string wide = LoadBits(
+        writer, in_size, writer.Address(writer.input(0), source, in_size));
+    const std::string shifted = writer.NewB64();
+    b.Emit("shr.b64", {shifted, wide, shift});
+    result = mask(shifted, out_bits);
+  } else {
+    // Output j joins inputs j * ratio .. j * ratio + ratio - 1.
+    const int ratio = out_bits / in_bits;
+    const std::string first = writer.NewB64();
+    b.Emit("mul.lo.u64", {first, index, Immediate(ratio)});
+    result = writer.NewB64();
+    b.Emit("mov.u64", {result, "0"});
+    for (int k = 0; k < ratio; ++k) {
+      const std::string element = writer.NewB64();
+      b.Emit("add.u64", {element, first, Immediate(k)});
+      const std::string part =
+          mask(LoadBits(writer, in_size,
+                        writer.Address(writer.input(0), element, in_size)),
+               in_bits);
+      const std::string placed = writer.NewB64();
+      b.Emit("shl.b64", {placed, part, absl::StrCat(k * in_bits)});
+      const std::string joined = writer.NewB64();
+      b.Emit("or.b64", {joined, result, placed});
+      result = joined;
+    }
+  }
+  StoreBits(writer, out_size, result,
+            writer.Address(writer.output(0), index, out_size));
+  writer.EndLoop();
+  return absl::OkStatus();
+}
+
+// get_dimension_size: the size, known when compiling, stored once.
+absl::Status EmitDimensionSize(KernelWriter& writer,
+                               const Instruction& instruction) {
+  const int64_t size =
+      OperandShape(instruction, 0).dims[instruction.attributes.dimension];
+  const ir::ElementType type = ResultShape(instruction).type;
+  if (ir::StorageSize(type) != 4) {
+    return Unsupported(instruction,
+                       absl::StrCat("to ", ir::ElementTypeToMlir(type)));
+  }
+  const std::string index = writer.BeginLoop();
+  writer.builder().Emit(
+      "st.global.u32",
+      {writer.Address(writer.output(0), index, 4), Immediate(size)});
+  writer.EndLoop();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status EmitLayoutKernel(KernelWriter& writer,
@@ -261,6 +391,10 @@ absl::Status EmitLayoutKernel(KernelWriter& writer,
       return EmitPad(writer, instruction);
     case OpCode::kIota:
       return EmitIota(writer, instruction);
+    case OpCode::kBitcastConvert:
+      return EmitBitcastConvert(writer, instruction);
+    case OpCode::kGetDimensionSize:
+      return EmitDimensionSize(writer, instruction);
     default:
       return Unsupported(instruction, "");
   }

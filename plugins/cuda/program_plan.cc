@@ -147,6 +147,22 @@ class Planner {
               instruction.results[0], static_cast<int>(plan_.constants.size()));
           plan_.constants.push_back(&instruction.attributes.constant);
           break;
+        case OpCode::kBitcastConvert:
+          // Element types of whole bytes keep their bytes (little-endian,
+          // row-major): an alias. Bits of i1 join or split in a kernel.
+          if (pjrtx::ir::BitWidth(instruction.operand_types[0].shape.type) %
+                      8 !=
+                  0 ||
+              pjrtx::ir::BitWidth(instruction.result_types[0].shape.type) % 8 !=
+                  0) {
+            PJRTX_ASSIGN_OR_RETURN(
+                Step step,
+                AddInstructionKernel(computation, instruction,
+                                     absl::StrCat(prefix, "_op", i)));
+            block.steps.push_back(std::move(step));
+            break;
+          }
+          [[fallthrough]];
         case OpCode::kReshape:
         case OpCode::kOptimizationBarrier: {
           if (!AllTensors(instruction.operand_types)) {

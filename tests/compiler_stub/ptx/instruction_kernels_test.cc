@@ -413,6 +413,75 @@ func.func @main() -> tensor<5x1x2xi32> {
         ir::OpCode::kIota);
 }
 
+TEST(InstructionKernelsTest, BitcastConvert) {
+  // Bits of i1 join into and split out of wider elements (whole-byte types
+  // are aliased by the CUDA planner, but the kernel serves them too).
+  for (const auto& [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"64xi1", "i64"},
+                                                        {"8x32xi1", "8xui32"},
+                                                        {"i16", "16xi1"},
+                                                        {"3xf64", "3x64xi1"},
+                                                        {"6xf32", "6xi32"},
+                                                        {"4xi64", "4x2xf32"},
+                                                        {"4x2xui16", "4xf32"},
+                                                        {"5xbf16", "5xf16"}}) {
+    Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<$F>) -> tensor<$R> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<$F>) -> tensor<$R>
+  func.return %0 : tensor<$R>
+})",
+                              {{"$F", from}, {"$R", to}}),
+          ir::OpCode::kBitcastConvert);
+  }
+}
+
+TEST(InstructionKernelsTest, GetDimensionSize) {
+  Check(R"(
+func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {
+  %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x37xi8>) -> tensor<i32>
+  func.return %0 : tensor<i32>
+})",
+        ir::OpCode::kGetDimensionSize);
+}
+
+TEST(InstructionKernelsTest, DynamicSliceClampsItsStarts) {
+  // Random starts: negative, in range and past the end, of several types.
+  for (const char* index : {"i32", "ui8", "i8", "i64", "ui64"}) {
+    for (const char* type : {"f32", "i1", "bf16", "f64", "i4"}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<5x300x$T>, %i: tensor<$I>, %j: tensor<$I>) -> tensor<2x7x$T> {
+  %0 = "stablehlo.dynamic_slice"(%x, %i, %j) {
+    slice_sizes = array<i64: 2, 7>
+  } : (tensor<5x300x$T>, tensor<$I>, tensor<$I>) -> tensor<2x7x$T>
+  func.return %0 : tensor<2x7x$T>
+})",
+                                {{"$T", type}, {"$I", index}}),
+            ir::OpCode::kDynamicSlice);
+    }
+  }
+}
+
+TEST(InstructionKernelsTest, DynamicUpdateSliceClampsItsStarts) {
+  for (const char* index : {"i32", "ui8", "i8", "i64"}) {
+    for (const char* type : {"f32", "i1", "f16", "i64"}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<4x260x$T>, %u: tensor<3x9x$T>, %i: tensor<$I>, %j: tensor<$I>) -> tensor<4x260x$T> {
+  %0 = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<4x260x$T>, tensor<3x9x$T>, tensor<$I>, tensor<$I>) -> tensor<4x260x$T>
+  func.return %0 : tensor<4x260x$T>
+})",
+                                {{"$T", type}, {"$I", index}}),
+            ir::OpCode::kDynamicUpdateSlice);
+    }
+  }
+  // Rank 0: the update is the result.
+  Check(R"(
+func.func @main(%x: tensor<f32>, %u: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.dynamic_update_slice %x, %u : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+})",
+        ir::OpCode::kDynamicUpdateSlice);
+}
+
 constexpr char kReduce[] = R"(
 func.func @main(%x: tensor<$SHAPEx$T>, %init: tensor<$T>) -> tensor<$OUT$T> {
   %r = stablehlo.reduce(%x init: %init) applies stablehlo.$OP across dimensions = [$DIMS] : (tensor<$SHAPEx$T>, tensor<$T>) -> tensor<$OUT$T>
