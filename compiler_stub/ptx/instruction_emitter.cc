@@ -104,6 +104,8 @@ absl::StatusOr<Register> InstructionEmitter::Emit(
       return MaxMin(false, MaxMin(true, operands[1], operands[0]), operands[2]);
     case ir::OpCode::kConvert:
       return Convert(operands[0], result);
+    case ir::OpCode::kReducePrecision:
+      return ReducePrecision(instruction, operands[0]);
     default:
       return Unsupported(instruction, "(not elementwise)");
   }
@@ -776,6 +778,123 @@ Register InstructionEmitter::IntUnary(UnaryOp op, const Register& x) {
     r = wide;
   }
   return Register{Normalize(r, type), type};
+}
+
+absl::StatusOr<Register> InstructionEmitter::ReducePrecision(
+    const ir::Instruction& instruction, const Register& x) {
+  int exponent = 0, mantissa = 0;
+  switch (x.type) {
+    case ElementType::kF16:
+      exponent = 5, mantissa = 10;
+      break;
+    case ElementType::kBF16:
+      exponent = 8, mantissa = 7;
+      break;
+    case ElementType::kF32:
+      exponent = 8, mantissa = 23;
+      break;
+    case ElementType::kF64:
+      exponent = 11, mantissa = 52;
+      break;
+    default:
+      return Unsupported(instruction, On(x.type));
+  }
+  const int exponent_bits = std::max(instruction.attributes.exponent_bits, 1);
+  const int mantissa_bits = std::max(instruction.attributes.mantissa_bits, 0);
+  const int width = 1 + exponent + mantissa;
+  auto mask = [](int bits) {
+    return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  };
+  auto hex = [](uint64_t value) { return HexImmediate(value, 16); };
+  const uint64_t sign_mask = uint64_t{1} << (width - 1);
+  const uint64_t exponent_mask = mask(exponent) << mantissa;
+  auto b64 = [&] { return NewRegister(ElementType::kU64); };
+  // The bits, zero-extended to 64.
+  std::string bits = b64();
+  switch (x.type) {
+    case ElementType::kF64:
+      builder_.Emit("mov.b64", {bits, x.name});
+      break;
+    case ElementType::kF32: {
+      const std::string word = NewRegister(ElementType::kU32);
+      builder_.Emit("mov.b32", {word, x.name});
+      builder_.Emit("cvt.u64.u32", {bits, word});
+      break;
+    }
+    default:
+      builder_.Emit("cvt.u64.u16", {bits, x.name});
+  }
+  std::string value = bits;
+  if (mantissa_bits < mantissa) {
+    // Adding just under half an ulp, plus one if the last kept bit is odd,
+    // rounds to nearest with ties to even.
+    const int dropped = mantissa - mantissa_bits;
+    const uint64_t last_kept = uint64_t{1} << dropped;
+    const std::string shifted = b64();
+    builder_.Emit("shr.u64", {shifted, value, absl::StrCat(dropped)});
+    const std::string odd = b64();
+    builder_.Emit("and.b64", {odd, shifted, "1"});
+    const std::string bias = b64();
+    builder_.Emit("add.u64", {bias, odd, hex((last_kept >> 1) - 1)});
+    const std::string sum = b64();
+    builder_.Emit("add.u64", {sum, value, bias});
+    const std::string rounded = b64();
+    builder_.Emit("and.b64",
+                  {rounded, sum, hex(~(last_kept - 1) & mask(width))});
+    value = rounded;
+  }
+  if (exponent_bits < exponent) {
+    // Beyond the reduced range: infinity (keeping the sign) or zero.
+    const uint64_t bias = mask(exponent - 1);
+    const uint64_t reduced_bias = mask(exponent_bits - 1);
+    const std::string field = b64();
+    builder_.Emit("and.b64", {field, value, hex(exponent_mask)});
+    const std::string sign = b64();
+    builder_.Emit("and.b64", {sign, value, hex(sign_mask)});
+    const std::string infinity = b64();
+    builder_.Emit("or.b64", {infinity, sign, hex(exponent_mask)});
+    const std::string overflow = NewRegister(ElementType::kPred);
+    builder_.Emit("setp.gt.u64",
+                  {overflow, field, hex((bias + reduced_bias) << mantissa)});
+    const std::string underflow = NewRegister(ElementType::kPred);
+    builder_.Emit("setp.le.u64",
+                  {underflow, field, hex((bias - reduced_bias) << mantissa)});
+    const std::string flushed = b64();
+    builder_.Emit("selp.b64", {flushed, sign, value, underflow});
+    const std::string clamped = b64();
+    builder_.Emit("selp.b64", {clamped, infinity, flushed, overflow});
+    value = clamped;
+  }
+  // A NaN stays as it was; without mantissa bits it becomes +inf.
+  const std::string field = b64();
+  builder_.Emit("and.b64", {field, bits, hex(exponent_mask)});
+  const std::string all_ones = NewRegister(ElementType::kPred);
+  builder_.Emit("setp.eq.u64", {all_ones, field, hex(exponent_mask)});
+  const std::string payload = b64();
+  builder_.Emit("and.b64", {payload, bits, hex(mask(mantissa))});
+  const std::string has_payload = NewRegister(ElementType::kPred);
+  builder_.Emit("setp.ne.u64", {has_payload, payload, "0"});
+  const std::string nan = NewRegister(ElementType::kPred);
+  builder_.Emit("and.pred", {nan, all_ones, has_payload});
+  const std::string result = b64();
+  builder_.Emit(
+      "selp.b64",
+      {result, mantissa_bits > 0 ? bits : hex(exponent_mask), value, nan});
+  const std::string r = NewRegister(x.type);
+  switch (x.type) {
+    case ElementType::kF64:
+      builder_.Emit("mov.b64", {r, result});
+      break;
+    case ElementType::kF32: {
+      const std::string word = NewRegister(ElementType::kU32);
+      builder_.Emit("cvt.u32.u64", {word, result});
+      builder_.Emit("mov.b32", {r, word});
+      break;
+    }
+    default:
+      builder_.Emit("cvt.u16.u64", {r, result});
+  }
+  return Register{r, x.type};
 }
 
 Register InstructionEmitter::FloatSign(const Register& x) {

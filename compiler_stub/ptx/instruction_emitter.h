@@ -68,6 +68,9 @@ class InstructionEmitter {
   Register IntUnary(ir::UnaryOp op, const Register& x);
   // sign of a float: -1, +1, or x itself for zeros and NaN.
   Register FloatSign(const Register& x);
+  // reduce_precision as the CPU target does it, on the bits of x's type.
+  absl::StatusOr<Register> ReducePrecision(const ir::Instruction& instruction,
+                                           const Register& x);
 
   // Math functions (math_functions.cc), computed in f64 for every float
   // type: `op` of `x` (an f64 register) for the ops IsMathFunction names.

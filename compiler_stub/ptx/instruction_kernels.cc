@@ -93,7 +93,10 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   kernel.outputs = instruction.results;
   kernel.threads =
       static_cast<uint64_t>(instruction.result_types[0].shape.num_elements());
-  if (ir::IsElementwise(instruction.opcode)) {
+  // reduce_precision is elementwise too, though fusion (shared with the
+  // CPU target) leaves it out.
+  if (ir::IsElementwise(instruction.opcode) ||
+      instruction.opcode == OpCode::kReducePrecision) {
     absl::StatusOr<std::string> ptx =
         EmitElementwiseKernel(instruction, name, target);
     if (!ptx.ok()) return ptx.status();

@@ -435,6 +435,26 @@ func.func @main(%x: tensor<$F>) -> tensor<$R> {
   }
 }
 
+TEST(InstructionKernelsTest, ReducePrecision) {
+  // Mantissa rounding, exponent overflow and underflow, NaN: random
+  // values with specials, against the CPU, for every float type and
+  // formats narrower in either field.
+  for (const char* type : {"f32", "f16", "bf16", "f64"}) {
+    for (const auto& [exponent, mantissa] : std::vector<std::pair<int, int>>{
+             {5, 10}, {8, 7}, {4, 3}, {2, 0}, {11, 52}, {5, 2}}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<300x$T>) -> tensor<300x$T> {
+  %0 = stablehlo.reduce_precision %x, format = e$Em$M : tensor<300x$T>
+  func.return %0 : tensor<300x$T>
+})",
+                                {{"$T", type},
+                                 {"$E", std::to_string(exponent)},
+                                 {"$M", std::to_string(mantissa)}}),
+            ir::OpCode::kReducePrecision);
+    }
+  }
+}
+
 TEST(InstructionKernelsTest, GetDimensionSize) {
   Check(R"(
 func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {
