@@ -356,6 +356,8 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
       break;
     case BinaryOp::kPower:
       return FromF64(PowerF64(ToF64(a), ToF64(b)), type);
+    case BinaryOp::kAtan2:
+      return FromF64(Atan2F64(ToF64(a), ToF64(b)), type);
     default:
       return Unsupported(instruction, On(type));
   }

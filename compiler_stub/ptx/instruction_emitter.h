@@ -77,6 +77,7 @@ class InstructionEmitter {
   static bool IsMathFunction(ir::UnaryOp op);
   std::string MathF64(ir::UnaryOp op, const std::string& x);
   std::string PowerF64(const std::string& x, const std::string& y);
+  std::string Atan2F64(const std::string& y, const std::string& x);
   // Rounds half away from zero in `wide` (f32 or f64) arithmetic.
   std::string RoundHalfAwayFromZero(const std::string& x, ir::ElementType wide);
   // A float register as f64, and an f64 value rounded to `type`.

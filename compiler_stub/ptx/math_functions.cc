@@ -1,8 +1,8 @@
 // The elementwise math functions PTX has no accurate instruction for
 // (sine, cosine, tangent, tanh, logistic, exp and log on f64, expm1,
-// log1p, cbrt, power, round half away from zero), emitted as straight-line
-// f64 code: Cody-Waite argument reduction and Taylor polynomials of high
-// enough degree that the f64 result is within a few ulp, so that every
+// log1p, cbrt, power, atan2, round half away from zero), emitted as
+// straight-line f64 code: Cody-Waite argument reduction and Taylor polynomials
+// of high enough degree that the f64 result is within a few ulp, so that every
 // narrower type rounds it correctly almost always. Branch-free: special
 // values are picked with selp at the end.
 //
@@ -292,6 +292,57 @@ std::string InstructionEmitter::PowerF64(const std::string& x,
   // x^0 = 1 and 1^y = 1, NaN or not.
   r = F64Op("selp.f64", {D(1.0), r, PredOp("setp.eq.f64", {y, D(0.0)})});
   return F64Op("selp.f64", {D(1.0), r, PredOp("setp.eq.f64", {x, D(1.0)})});
+}
+
+std::string InstructionEmitter::Atan2F64(const std::string& y,
+                                         const std::string& x) {
+  // a = atan(min/max) of |y| and |x|, in [0, pi/4]: two halvings,
+  // atan t = 2 atan(t / (1 + sqrt(1 + t^2))), bring the argument below
+  // tan(pi/16) for the series. Then the octant and the quadrant.
+  const std::string ay = F64Op("abs.f64", {y});
+  const std::string ax = F64Op("abs.f64", {x});
+  const std::string steep = PredOp("setp.gt.f64", {ay, ax});
+  const std::string t = F64Op(
+      "div.rn.f64", {F64Op("min.f64", {ay, ax}), F64Op("max.f64", {ay, ax})});
+  std::string v = t;
+  for (int i = 0; i < 2; ++i) {
+    const std::string root =
+        F64Op("sqrt.rn.f64", {F64Op("fma.rn.f64", {v, v, D(1.0)})});
+    v = F64Op("div.rn.f64", {v, F64Op("add.rn.f64", {root, D(1.0)})});
+  }
+  std::vector<double> series;
+  for (int n = 12; n >= 0; --n) {
+    series.push_back((n % 2 == 0 ? 1.0 : -1.0) / (2 * n + 1));
+  }
+  const std::string atan_v =
+      F64Op("mul.rn.f64", {v, Horner(F64Op("mul.rn.f64", {v, v}), series)});
+  std::string a = F64Op("mul.rn.f64", {atan_v, D(4.0)});
+  // Steep: pi/2 - a; both infinite: pi/4; both zero: 0.
+  const std::string complement = F64Op(
+      "add.rn.f64", {F64Op("sub.rn.f64", {D(kPiOver2Hi), a}), D(kPiOver2Lo)});
+  a = F64Op("selp.f64", {complement, a, steep});
+  const std::string both_infinite =
+      PredOp("and.pred", {PredOp("setp.eq.f64", {ax, D(kInf)}),
+                          PredOp("setp.eq.f64", {ay, D(kInf)})});
+  a = F64Op("selp.f64", {D(kPiOver2Hi / 2), a, both_infinite});
+  a = F64Op("selp.f64", {D(0.0), a, PredOp("setp.eq.f64", {ay, D(0.0)})});
+  // x negative (-0 included): pi - a.
+  const std::string x_bits = NewRegister(ElementType::kS64);
+  builder_.Emit("mov.b64", {x_bits, x});
+  const std::string left = PredOp("setp.lt.s64", {x_bits, "0"});
+  const std::string reflected =
+      F64Op("add.rn.f64",
+            {F64Op("sub.rn.f64", {D(2 * kPiOver2Hi), a}), D(2 * kPiOver2Lo)});
+  a = F64Op("selp.f64", {reflected, a, left});
+  // The sign of y (-0 included).
+  const std::string y_bits = NewRegister(ElementType::kS64);
+  builder_.Emit("mov.b64", {y_bits, y});
+  const std::string below = PredOp("setp.lt.s64", {y_bits, "0"});
+  a = F64Op("selp.f64", {F64Op("neg.f64", {a}), a, below});
+  const std::string nan =
+      PredOp("or.pred", {PredOp("testp.notanumber.f64", {x}),
+                         PredOp("testp.notanumber.f64", {y})});
+  return F64Op("selp.f64", {F64Op("add.rn.f64", {x, y}), a, nan});
 }
 
 std::string InstructionEmitter::RoundHalfAwayFromZero(const std::string& x,

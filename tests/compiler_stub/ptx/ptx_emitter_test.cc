@@ -168,7 +168,8 @@ func.func @main(%x: tensor<32x$T>) -> tensor<32x$T> {
   %9 = stablehlo.cbrt %8 : tensor<32x$T>
   %10 = stablehlo.power %9, %x : tensor<32x$T>
   %11 = stablehlo.round_nearest_afz %10 : tensor<32x$T>
-  func.return %11 : tensor<32x$T>
+  %12 = stablehlo.atan2 %11, %x : tensor<32x$T>
+  func.return %12 : tensor<32x$T>
 }
 )";
 
@@ -342,7 +343,7 @@ TEST(PtxEmitterTest, UnsupportedOpsAreUnimplementedNamingTheOp) {
   for (const Case& c :
        std::vector<Case>{{"remainder", "f32", "stablehlo.remainder on f32"},
                          {"remainder", "f64", "stablehlo.remainder on f64"},
-                         {"atan2", "f32", "stablehlo.atan2 on f32"}}) {
+                         {"remainder", "f16", "stablehlo.remainder on f16"}}) {
     // An add after the op makes a group of two, which fusion turns into a
     // kernel; the error names the op and where the fused group starts.
     const std::string t = absl::StrCat("tensor<4x", c.type, ">");

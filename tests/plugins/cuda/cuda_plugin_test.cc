@@ -481,7 +481,7 @@ TEST_F(CudaPluginTest, SignAndBitCountsCoverTheWholeWidth) {
 // (math_functions.cc), against the host's libm: within a few f64 ulp over
 // ordinary, tiny, large and special arguments.
 constexpr char kMathF64[] = R"(
-func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>) {
+func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>) {
   %0 = stablehlo.sine %x : tensor<$Nxf64>
   %1 = stablehlo.cosine %x : tensor<$Nxf64>
   %2 = stablehlo.tan %x : tensor<$Nxf64>
@@ -494,7 +494,8 @@ func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tens
   %9 = stablehlo.cbrt %x : tensor<$Nxf64>
   %10 = stablehlo.power %x, %y : tensor<$Nxf64>
   %11 = stablehlo.round_nearest_afz %x : tensor<$Nxf64>
-  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>
+  %12 = stablehlo.atan2 %x, %y : tensor<$Nxf64>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>
 }
 )";
 
@@ -539,6 +540,17 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
   for (int i = 0; i < 60; ++i) x.push_back(std::ldexp(1.37, i - 30));
   std::vector<double> y(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
+    if (i < 22) {
+      // The specials of x meet zeros, infinities and NaN in y.
+      const double specials[] = {0.0,
+                                 -0.0,
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN(),
+                                 -2.0};
+      y[i] = specials[i % 6];
+      continue;
+    }
     // Integral and fractional exponents, some negative.
     y[i] = i % 3 == 0 ? static_cast<double>(static_cast<int>(i % 7) - 3)
                       : 0.37 * static_cast<double>(i % 11) - 1.1;
@@ -550,7 +562,7 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
       {{x.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(x.size())},
        {y.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(y.size())}});
   ASSERT_TRUE(out.ok()) << out.status();
-  ASSERT_EQ(out->size(), 12u);
+  ASSERT_EQ(out->size(), 13u);
   struct Function {
     const char* name;
     double (*reference)(double, double);
@@ -574,8 +586,9 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
       {"power", [](double a, double b) { return std::pow(a, b); }, 64, 1e300},
       {"round_nearest_afz", [](double a, double) { return std::round(a); }, 0,
        1e300},
+      {"atan2", [](double a, double b) { return std::atan2(a, b); }, 3, 1e300},
   };
-  for (size_t f = 0; f < 12; ++f) {
+  for (size_t f = 0; f < 13; ++f) {
     const std::vector<double> got = AsValues<double>((*out)[f]);
     ASSERT_EQ(got.size(), x.size());
     double worst = 0;
