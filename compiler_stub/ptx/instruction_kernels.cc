@@ -123,6 +123,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     case OpCode::kDynamicUpdateSlice:
       status = EmitDynamicSliceKernel(writer, instruction);
       break;
+    case OpCode::kGather:
+      status = EmitGatherKernel(writer, instruction);
+      break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:
       status = EmitReduceKernel(writer, program, instruction);

@@ -119,6 +119,8 @@ absl::Status EmitLayoutKernel(KernelWriter& writer,
                               const ir::Instruction& instruction);
 absl::Status EmitDynamicSliceKernel(KernelWriter& writer,
                                     const ir::Instruction& instruction);
+absl::Status EmitGatherKernel(KernelWriter& writer,
+                              const ir::Instruction& instruction);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

@@ -455,6 +455,75 @@ func.func @main(%x: tensor<300x$T>) -> tensor<300x$T> {
   }
 }
 
+TEST(InstructionKernelsTest, GatherClampsItsStarts) {
+  // Random start indices (negative, in range, past the end) of several
+  // types; the index vector last, first, and implicit; with batching
+  // dimensions.
+  for (const char* index : {"i32", "ui8", "i64"}) {
+    for (const char* type : {"f32", "i1", "bf16", "i64"}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<30x40x20x$T>, %i: tensor<2x3x2x$I>) -> tensor<2x3x2x5x$T> {
+  %0 = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<
+      offset_dims = [2, 3],
+      collapsed_slice_dims = [0],
+      start_index_map = [1, 0],
+      index_vector_dim = 2>,
+    slice_sizes = array<i64: 1, 2, 5>,
+    indices_are_sorted = false
+  } : (tensor<30x40x20x$T>, tensor<2x3x2x$I>) -> tensor<2x3x2x5x$T>
+  func.return %0 : tensor<2x3x2x5x$T>
+})",
+                                {{"$T", type}, {"$I", index}}),
+            ir::OpCode::kGather);
+    }
+  }
+  Check(R"(
+func.func @main(%x: tensor<200x7xf32>, %i: tensor<2x5xi32>) -> tensor<5x3xf32> {
+  %0 = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<
+      offset_dims = [1],
+      collapsed_slice_dims = [0],
+      start_index_map = [0, 1],
+      index_vector_dim = 0>,
+    slice_sizes = array<i64: 1, 3>,
+    indices_are_sorted = false
+  } : (tensor<200x7xf32>, tensor<2x5xi32>) -> tensor<5x3xf32>
+  func.return %0 : tensor<5x3xf32>
+})",
+        ir::OpCode::kGather);
+  Check(R"(
+func.func @main(%x: tensor<300x4xf16>, %i: tensor<6xui8>) -> tensor<6x4xf16> {
+  %0 = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<
+      offset_dims = [1],
+      collapsed_slice_dims = [0],
+      start_index_map = [0],
+      index_vector_dim = 1>,
+    slice_sizes = array<i64: 1, 4>,
+    indices_are_sorted = false
+  } : (tensor<300x4xf16>, tensor<6xui8>) -> tensor<6x4xf16>
+  func.return %0 : tensor<6x4xf16>
+})",
+        ir::OpCode::kGather);
+  Check(R"(
+func.func @main(%x: tensor<3x2x40x5xi32>, %i: tensor<2x3x4x2xi64>) -> tensor<2x3x4x2x2xi32> {
+  %0 = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<
+      offset_dims = [3, 4],
+      collapsed_slice_dims = [1],
+      operand_batching_dims = [0],
+      start_indices_batching_dims = [1],
+      start_index_map = [2, 1],
+      index_vector_dim = 3>,
+    slice_sizes = array<i64: 1, 1, 2, 2>,
+    indices_are_sorted = false
+  } : (tensor<3x2x40x5xi32>, tensor<2x3x4x2xi64>) -> tensor<2x3x4x2x2xi32>
+  func.return %0 : tensor<2x3x4x2x2xi32>
+})",
+        ir::OpCode::kGather);
+}
+
 TEST(InstructionKernelsTest, GetDimensionSize) {
   Check(R"(
 func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {
