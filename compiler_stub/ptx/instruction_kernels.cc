@@ -33,6 +33,8 @@ absl::string_view Description(OpCode opcode) {
       return "a reduce_window kernel.";
     case OpCode::kDotGeneral:
       return "a dot_general kernel.";
+    case OpCode::kConvolution:
+      return "a convolution kernel.";
     default:
       return "a data movement kernel.";
   }
@@ -125,6 +127,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       break;
     case OpCode::kGather:
       status = EmitGatherKernel(writer, instruction);
+      break;
+    case OpCode::kConvolution:
+      status = EmitConvolutionKernel(writer, instruction);
       break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:

@@ -121,6 +121,8 @@ absl::Status EmitDynamicSliceKernel(KernelWriter& writer,
                                     const ir::Instruction& instruction);
 absl::Status EmitGatherKernel(KernelWriter& writer,
                               const ir::Instruction& instruction);
+absl::Status EmitConvolutionKernel(KernelWriter& writer,
+                                   const ir::Instruction& instruction);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

@@ -524,6 +524,62 @@ func.func @main(%x: tensor<3x2x40x5xi32>, %i: tensor<2x3x4x2xi64>) -> tensor<2x3
         ir::OpCode::kGather);
 }
 
+TEST(InstructionKernelsTest, Convolution) {
+  // Strides, padding, both dilations and reversal over NHWC; feature
+  // groups over NCHW; batch groups; against the CPU's reference kernel,
+  // bit for bit, for float and integer types.
+  for (const auto& [in, out] :
+       std::vector<std::pair<std::string, std::string>>{{"f32", "f32"},
+                                                        {"bf16", "bf16"},
+                                                        {"f64", "f64"},
+                                                        {"i8", "i32"},
+                                                        {"f16", "f16"}}) {
+    Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<2x9x8x3x$I>, %k: tensor<3x2x3x4x$I>) -> tensor<2x4x15x4x$O> {
+  %0 = stablehlo.convolution(%x, %k)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {
+      stride = [2, 1],
+      pad = [[1, 2], [0, 1]],
+      lhs_dilate = [1, 2],
+      rhs_dilate = [2, 1],
+      reverse = [false, true]
+    } {
+      batch_group_count = 1 : i64,
+      feature_group_count = 1 : i64
+    }
+  : (tensor<2x9x8x3x$I>, tensor<3x2x3x4x$I>) -> tensor<2x4x15x4x$O>
+  func.return %0 : tensor<2x4x15x4x$O>
+})",
+                              {{"$I", in}, {"$O", out}}),
+          ir::OpCode::kConvolution);
+  }
+  Check(R"(
+func.func @main(%x: tensor<1x6x5x5xf32>, %k: tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = stablehlo.convolution(%x, %k)
+    dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+    window = {} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 2 : i64
+    }
+  : (tensor<1x6x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x3x3xf32>
+  func.return %0 : tensor<1x4x3x3xf32>
+})",
+        ir::OpCode::kConvolution);
+  Check(R"(
+func.func @main(%x: tensor<4x5x5x2xi64>, %k: tensor<2x2x2x4xi64>) -> tensor<2x4x4x4xi64> {
+  %0 = stablehlo.convolution(%x, %k)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {} {
+      batch_group_count = 2 : i64,
+      feature_group_count = 1 : i64
+    }
+  : (tensor<4x5x5x2xi64>, tensor<2x2x2x4xi64>) -> tensor<2x4x4x4xi64>
+  func.return %0 : tensor<2x4x4x4xi64>
+})",
+        ir::OpCode::kConvolution);
+}
+
 TEST(InstructionKernelsTest, GetDimensionSize) {
   Check(R"(
 func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {
