@@ -35,6 +35,8 @@ absl::string_view Description(OpCode opcode) {
       return "a dot_general kernel.";
     case OpCode::kConvolution:
       return "a convolution kernel.";
+    case OpCode::kSort:
+      return "a sort kernel.";
     default:
       return "a data movement kernel.";
   }
@@ -48,15 +50,8 @@ absl::string_view Description(OpCode opcode) {
 absl::StatusOr<std::string> EmitElementwiseKernel(
     const ir::Instruction& instruction, const std::string& name,
     const PtxTarget& target) {
-  for (const std::vector<ir::ValueType>* types :
-       {&instruction.operand_types, &instruction.result_types}) {
-    for (const ir::ValueType& type : *types) {
-      if (!RegisterClassFor(type.shape.type)) {
-        return Unsupported(
-            instruction,
-            absl::StrCat("on ", ir::ElementTypeToMlir(type.shape.type)));
-      }
-    }
+  if (absl::Status types = CheckRegisterTypes(instruction); !types.ok()) {
+    return types;
   }
   FusedKernel kernel;
   kernel.name = name;
@@ -84,9 +79,11 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   if (!target_isa.ok()) return target_isa.status();
   absl::Status named = CheckKernelName(name);
   if (!named.ok()) return named;
+  // Sort alone has several results (one per operand, of one shape).
   if (!AllTensors(instruction.operand_types) ||
       !AllTensors(instruction.result_types) ||
-      instruction.result_types.size() != 1) {
+      (instruction.result_types.size() != 1 &&
+       instruction.opcode != OpCode::kSort)) {
     return Unsupported(instruction, "on tuples or tokens");
   }
   InstructionKernel kernel;
@@ -130,6 +127,12 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       break;
     case OpCode::kConvolution:
       status = EmitConvolutionKernel(writer, instruction);
+      break;
+    case OpCode::kSort:
+      status = EmitSortKernel(writer, program, instruction);
+      break;
+    case OpCode::kMap:
+      status = EmitMapKernel(writer, program, instruction);
       break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:

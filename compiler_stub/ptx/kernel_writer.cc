@@ -276,4 +276,18 @@ std::string KernelWriter::Module(const std::string& name,
                       "}\n");
 }
 
+absl::Status CheckRegisterTypes(const ir::Instruction& instruction) {
+  for (const std::vector<ir::ValueType>* types :
+       {&instruction.operand_types, &instruction.result_types}) {
+    for (const ir::ValueType& type : *types) {
+      if (!RegisterClassFor(type.shape.type)) {
+        return Unsupported(
+            instruction,
+            absl::StrCat("on ", ir::ElementTypeToMlir(type.shape.type)));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace pjrtx::ptx

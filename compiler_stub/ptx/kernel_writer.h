@@ -106,6 +106,10 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
 absl::Status Unsupported(const ir::Instruction& instruction,
                          absl::string_view what);
 
+// UNIMPLEMENTED naming the first operand or result type of `instruction`
+// that has no register class (see RegisterClassFor); OK otherwise.
+absl::Status CheckRegisterTypes(const ir::Instruction& instruction);
+
 // A conversion of the rank-0 `x` to `to` with the elementwise emitter's
 // semantics (those of the CPU's convert), attributed to `instruction`.
 absl::StatusOr<Register> ConvertRegister(KernelWriter& writer,
@@ -123,6 +127,20 @@ absl::Status EmitGatherKernel(KernelWriter& writer,
                               const ir::Instruction& instruction);
 absl::Status EmitConvolutionKernel(KernelWriter& writer,
                                    const ir::Instruction& instruction);
+absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
+                            const ir::Instruction& instruction);
+absl::Status EmitMapKernel(KernelWriter& writer, const ir::Program& program,
+                           const ir::Instruction& instruction);
+
+// Region `region` of `instruction` evaluated on scalar `arguments` (its
+// parameters, in order): every instruction emitted with the elementwise
+// emitter, fused groups through their steps; its one result.
+// UNIMPLEMENTED, attributed to `instruction`, for ops the emitter does not
+// know, captured values or several results.
+absl::StatusOr<Register> EmitScalarRegion(
+    KernelWriter& writer, const ir::Program& program,
+    const ir::Instruction& instruction, int region,
+    const std::vector<Register>& arguments);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

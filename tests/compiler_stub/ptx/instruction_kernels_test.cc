@@ -580,6 +580,52 @@ func.func @main(%x: tensor<4x5x5x2xi64>, %k: tensor<2x2x2x4xi64>) -> tensor<2x4x
         ir::OpCode::kConvolution);
 }
 
+TEST(InstructionKernelsTest, SortRowsWithTheirComparator) {
+  // Ascending along the last dimension, descending along the first, and a
+  // comparator of several ops (fused into one group); no NaN, whose
+  // comparisons leave the order to the algorithm.
+  for (const char* type : {"f32", "i32", "bf16", "ui8", "f64"}) {
+    Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<5x33x$T>) -> tensor<5x33x$T> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+    %c = stablehlo.compare LT, %a, %b : (tensor<$T>, tensor<$T>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<5x33x$T>) -> tensor<5x33x$T>
+  func.return %0 : tensor<5x33x$T>
+})",
+                              {{"$T", type}}),
+          ir::OpCode::kSort, Reference::kInterpreter, /*specials=*/false);
+  }
+  Check(R"(
+func.func @main(%x: tensor<17x3xi64>) -> tensor<17x3xi64> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %c = stablehlo.compare GT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = false} : (tensor<17x3xi64>) -> tensor<17x3xi64>
+  func.return %0 : tensor<17x3xi64>
+})",
+        ir::OpCode::kSort, Reference::kInterpreter, /*specials=*/false);
+  // By absolute value, then sign: |a| < |b|, or equal and a < b.
+  Check(R"(
+func.func @main(%x: tensor<4x40xi32>) -> tensor<4x40xi32> {
+  %0 = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %aa = stablehlo.abs %a : tensor<i32>
+    %ab = stablehlo.abs %b : tensor<i32>
+    %lt = stablehlo.compare LT, %aa, %ab : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %eq = stablehlo.compare EQ, %aa, %ab : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %below = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %below : tensor<i1>
+    %c = stablehlo.or %lt, %tie : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<4x40xi32>) -> tensor<4x40xi32>
+  func.return %0 : tensor<4x40xi32>
+})",
+        ir::OpCode::kSort, Reference::kInterpreter, /*specials=*/false);
+}
+
 TEST(InstructionKernelsTest, GetDimensionSize) {
   Check(R"(
 func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {
@@ -900,19 +946,38 @@ absl::Status EmitStatus(const std::string& text, ir::OpCode opcode,
 }
 
 TEST(InstructionKernelsTest, UnsupportedInstructionsNameTheOp) {
-  const absl::Status sort = EmitStatus(R"(
+  const absl::Status status = EmitStatus(R"(
 func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = "stablehlo.sort"(%x) ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %c : tensor<i1>
-  }) {dimension = 0 : i64, is_stable = false} : (tensor<8xf32>) -> tensor<8xf32>
+  %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+  }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<8xf32>) -> tensor<8xf32>
   func.return %0 : tensor<8xf32>
 })",
-                                       ir::OpCode::kSort);
-  EXPECT_EQ(sort.code(), absl::StatusCode::kUnimplemented) << sort;
-  EXPECT_THAT(std::string(sort.message()),
-              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.sort"));
+                                         ir::OpCode::kAllReduce);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented) << status;
+  EXPECT_THAT(std::string(status.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.all_reduce"));
+}
+
+TEST(InstructionKernelsTest, MapEvaluatesItsRegionPerElement) {
+  for (const char* type : {"f32", "i32", "f16", "i8"}) {
+    Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<6x50x$T>, %y: tensor<6x50x$T>) -> tensor<6x50x$T> {
+  %0 = "stablehlo.map"(%x, %y) ({
+    ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+      %p = stablehlo.multiply %a, %b : tensor<$T>
+      %m = stablehlo.maximum %p, %a : tensor<$T>
+      stablehlo.return %m : tensor<$T>
+  }) {
+    dimensions = array<i64: 0, 1>
+  } : (tensor<6x50x$T>, tensor<6x50x$T>) -> tensor<6x50x$T>
+  func.return %0 : tensor<6x50x$T>
+})",
+                              {{"$T", type}}),
+          ir::OpCode::kMap);
+  }
 }
 
 TEST(InstructionKernelsTest, UnsupportedReductions) {

@@ -4,12 +4,14 @@
 // interpreter (control flow included, with its predicate read-backs
 // counted), and the errors a demanding user meets. The fault tests run
 // only in the ctest entries that inject the fault (FAKE_CUDA_* variables).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_replace.h"
@@ -293,21 +295,29 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
-  constexpr char kSort[] = R"(
-func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = "stablehlo.sort"(%a) ({
-  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
-    %lt = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    stablehlo.return %lt : tensor<i1>
-  }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>) -> tensor<8xf32>
-  func.return %0 : tensor<8xf32>
+  constexpr char kSelectAndScatter[] = R"(
+func.func @main(%x: tensor<4x2xf32>, %s: tensor<2x2xf32>, %i: tensor<f32>) -> tensor<4x2xf32> {
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+  }, {
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+  }) {
+    window_dimensions = array<i64: 3, 1>,
+    window_strides = array<i64: 2, 1>,
+    padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>
+  } : (tensor<4x2xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+  func.return %0 : tensor<4x2xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kSort);
+  auto executable = Executable::Compile(*client_, kSelectAndScatter);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("3:8: stablehlo.sort is not supported"));
+              HasSubstr("3:8: stablehlo.select_and_scatter is not supported"));
 }
 
 TEST_F(CudaPluginTest, RunsADotAndAReductionAsKernels) {
@@ -609,6 +619,46 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
   }
 }
 
+// sort of keys with a payload: both move together, and equal keys keep
+// their order (stable), as std::stable_sort has it.
+constexpr char kSortWithPayload[] = R"(
+func.func @main(%k: tensor<120xi32>, %v: tensor<120xf32>) -> (tensor<120xi32>, tensor<120xf32>) {
+  %0, %1 = "stablehlo.sort"(%k, %v) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<f32>):
+    %gt = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %gt : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<120xi32>, tensor<120xf32>) -> (tensor<120xi32>, tensor<120xf32>)
+  func.return %0, %1 : tensor<120xi32>, tensor<120xf32>
+}
+)";
+
+TEST_F(CudaPluginTest, SortMovesPayloadsWithTheirKeysStably) {
+  std::vector<int32_t> keys(120);
+  std::vector<float> payload(120);
+  std::vector<std::pair<int32_t, float>> expected;
+  for (int i = 0; i < 120; ++i) {
+    keys[i] = (i * 37 + 11) % 9 - 4;  // Many duplicates.
+    payload[i] = static_cast<float>(i);
+    expected.emplace_back(keys[i], payload[i]);
+  }
+  std::stable_sort(
+      expected.begin(), expected.end(),
+      [](const auto& a, const auto& b) { return a.first > b.first; });
+  auto out = RunOnVectors(*client_, devices_[0], kSortWithPayload,
+                          {{keys.data(), PJRTX_Buffer_Type_S32, 120},
+                           {payload.data(), PJRTX_Buffer_Type_F32, 120}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  const std::vector<int32_t> sorted_keys = AsValues<int32_t>((*out)[0]);
+  const std::vector<float> sorted_payload = AsValues<float>((*out)[1]);
+  ASSERT_EQ(sorted_keys.size(), 120u);
+  ASSERT_EQ(sorted_payload.size(), 120u);
+  for (int i = 0; i < 120; ++i) {
+    EXPECT_EQ(sorted_keys[i], expected[i].first) << "position " << i;
+    EXPECT_EQ(sorted_payload[i], expected[i].second) << "position " << i;
+  }
+}
+
 // Control flow: the predicate of each while condition or if, and the
 // index of each case, is read back to the host, one device-to-host
 // transfer each.
@@ -795,7 +845,7 @@ func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i3
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpInALoopBodyIsNamed) {
-  constexpr char kSortInLoop[] = R"(
+  constexpr char kScatterInLoop[] = R"(
 func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
   %zero = stablehlo.constant dense<0> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
@@ -804,22 +854,31 @@ func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
     %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %lt : tensor<i1>
   } do {
-    %s = "stablehlo.sort"(%v) ({
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-    }) {dimension = 0 : i64, is_stable = true} : (tensor<8xf32>) -> tensor<8xf32>
+    %where = stablehlo.constant dense<[[1], [5]]> : tensor<2x1xi32>
+    %ones = stablehlo.constant dense<1.0> : tensor<2xf32>
+    %s = "stablehlo.scatter"(%v, %where, %ones) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %c = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %c : tensor<f32>
+    }) {
+      scatter_dimension_numbers = #stablehlo.scatter<
+        inserted_window_dims = [0],
+        scatter_dims_to_operand_dims = [0],
+        index_vector_dim = 1>,
+      indices_are_sorted = false,
+      unique_indices = false
+    } : (tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<8xf32>
     %i1 = stablehlo.add %i, %one : tensor<i32>
     stablehlo.return %i1, %s : tensor<i32>, tensor<8xf32>
   }
   func.return %y : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kSortInLoop);
+  auto executable = Executable::Compile(*client_, kScatterInLoop);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("10:10: stablehlo.sort is not supported"));
+              HasSubstr("12:10: stablehlo.scatter is not supported"));
 }
 
 // ctest entry cuda.fault_in_loop: FAKE_CUDA_FAIL_AFTER=cuLaunchKernel:5,

@@ -1,0 +1,81 @@
+// Regions evaluated on scalars inside a kernel: the comparator of sort,
+// the computation of map.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/ptx/elementwise_fusion.h"
+#include "compiler_stub/ptx/kernel_writer.h"
+
+namespace pjrtx::ptx {
+
+using ir::Instruction;
+using ir::OpCode;
+
+absl::StatusOr<Register> EmitScalarRegion(
+    KernelWriter& writer, const ir::Program& program,
+    const Instruction& instruction, int index,
+    const std::vector<Register>& arguments) {
+  const ir::Computation& region = program.computations[index];
+  if (!region.captures.empty() || region.results.size() != 1) {
+    return Unsupported(instruction,
+                       "with a region that reads values from outside it or "
+                       "returns more than one value");
+  }
+  std::map<int, Register> values;
+  for (size_t i = 0; i < region.parameters.size(); ++i) {
+    values[region.parameters[i]] = arguments[i];
+  }
+  std::map<int, const FusedKernel*> fused_by_result;
+  const std::vector<FusedKernel> fusions =
+      FindElementwiseFusions(program, index);
+  for (const FusedKernel& kernel : fusions) {
+    for (const FusedOutput& output : kernel.outputs) {
+      fused_by_result[output.value] = &kernel;
+    }
+  }
+  auto emit = [&](const Instruction& step) -> absl::Status {
+    std::vector<Register> operands;
+    for (int operand : step.operands) {
+      auto found = values.find(operand);
+      if (found == values.end()) {
+        return Unsupported(instruction,
+                           absl::StrCat("with a region using ", step.name,
+                                        " on a value it cannot compute"));
+      }
+      operands.push_back(found->second);
+    }
+    absl::StatusOr<Register> r = writer.emitter().Emit(step, operands);
+    if (!r.ok()) return r.status();
+    values[step.results[0]] = *r;
+    return absl::OkStatus();
+  };
+  for (const Instruction& step : region.instructions) {
+    if (step.opcode == OpCode::kFusedElementwise) {
+      auto kernel = fused_by_result.find(step.results[0]);
+      if (kernel == fused_by_result.end()) {
+        return Unsupported(instruction, "with an unexpected fused region");
+      }
+      for (const Instruction& inner : kernel->second->instructions) {
+        absl::Status status = emit(inner);
+        if (!status.ok()) return status;
+      }
+      continue;
+    }
+    if (step.results.size() != 1) {
+      return Unsupported(instruction,
+                         absl::StrCat("with ", step.name, " in its region"));
+    }
+    absl::Status status = emit(step);
+    if (!status.ok()) return status;
+  }
+  auto result = values.find(region.results[0]);
+  if (result == values.end()) {
+    return Unsupported(instruction,
+                       "with a region whose result it cannot compute");
+  }
+  return result->second;
+}
+
+}  // namespace pjrtx::ptx
