@@ -104,8 +104,10 @@ class CudaPlugin : public pjrtx::Plugin {
   std::string Version() const override { return "0.1.0"; }
 
   std::vector<std::string> Capabilities() const override {
-    if (!NcclUnavailableReason().empty()) return {"dlpack", "execute"};
-    return {"collectives", "dlpack", "execute"};
+    if (!NcclUnavailableReason().empty()) {
+      return {"dlpack", "execute", "program_collectives"};
+    }
+    return {"collectives", "dlpack", "execute", "program_collectives"};
   }
 
   std::string UnavailableReason() const override {

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "compiler_stub/compiler.h"
+#include "plugins/common/launch_collectives.h"
 #include "plugins/common/program_signature.h"
 #include "plugins/cuda/cuda_status.h"
 #include "plugins/cuda/host_readback.h"
@@ -16,6 +18,10 @@
 #include "plugins/cuda/program_plan.h"
 #include "plugins/cuda/staged_copies.h"
 #include "runtime/core/base/status_macros.h"
+#include "runtime/cpu/collective_context.h"
+#include "runtime/cpu/collective_ops.h"
+#include "runtime/cpu/interpreter.h"
+#include "runtime/cpu/literal.h"
 
 namespace cuda_plugin {
 namespace {
@@ -132,7 +138,15 @@ class GpuProgram : public pjrtx::DeviceProgram {
           "a CUDA program runs only from its device's queue");
     }
     PJRTX_ASSIGN_OR_RETURN(CUstream stream, scope->Use(StreamKind::kCompute));
-    RunState run{*scope, stream, g, per_gpu_[g], context.counters};
+    // A program with collectives meets the launch's other runs through
+    // the client's rendezvous, each exchange numbered in run order.
+    std::optional<pjrtx::LaunchCollectives> collectives;
+    if (context.launch != nullptr) collectives.emplace(context);
+    pjrtx::cpu::CollectiveSequence sequence;
+    RunState run{
+        *scope,      stream,           g,
+        per_gpu_[g], context.counters, collectives ? &*collectives : nullptr,
+        &sequence};
     const Block& entry = blocks_[0];
     std::vector<CUdeviceptr> parameters;
     for (const pjrtx::DeviceAddress& argument : arguments) {
@@ -172,6 +186,9 @@ class GpuProgram : public pjrtx::DeviceProgram {
     int device;  // Indexes gpus_.
     const PerGpu& gpu;
     pjrtx::TransferCounters* counters;  // May be null.
+    // Null outside a launch.
+    pjrtx::cpu::CollectiveContext* collectives;
+    pjrtx::cpu::CollectiveSequence* sequence;
   };
 
   // The address table of a run of `block`: its parameters, captures and
@@ -230,6 +247,90 @@ class GpuProgram : public pjrtx::DeviceProgram {
         case Step::Kind::kCall:
           PJRTX_RETURN_IF_ERROR(RunCall(run, step, address, temporaries));
           break;
+        case Step::Kind::kCollective:
+          PJRTX_RETURN_IF_ERROR(
+              RunCollective(run, step, output_of, address, temporaries));
+          break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // A collective on the host: the stream's work so far completes, the
+  // operands come back (counted as device-to-host transfers), the CPU
+  // engine's implementation meets the launch's other runs, and the results
+  // go up (host-to-device) on the stream, ahead of the steps after it.
+  absl::Status RunCollective(RunState& run, const Step& step,
+                             absl::Span<const CUdeviceptr> output_of,
+                             std::vector<CUdeviceptr>& address,
+                             std::vector<CUdeviceptr>& temporaries) {
+    const pjrtx::ir::Instruction& instruction = *step.collective;
+    if (run.collectives == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          instruction.name, " at ", instruction.line, ":", instruction.column,
+          " needs the launch it runs in (run the program through an "
+          "executable of a client)"));
+    }
+    std::vector<pjrtx::cpu::Value> operands;
+    for (size_t k = 0; k < step.operands.size(); ++k) {
+      if (instruction.operand_types[k].kind ==
+          pjrtx::ir::ValueType::Kind::kToken) {
+        operands.push_back(
+            pjrtx::cpu::Value{pjrtx::ir::ValueType::Kind::kToken, {}, {}});
+        continue;
+      }
+      pjrtx::cpu::Literal operand(instruction.operand_types[k].shape);
+      const size_t bytes = operand.size_bytes();
+      for (size_t offset = 0; offset < bytes;
+           offset += staging_.chunk_bytes()) {
+        PJRTX_RETURN_IF_ERROR(ReadBackToHost(
+            run.scope, staging_, run.stream, address[step.operands[k]] + offset,
+            operand.data() + offset,
+            std::min(staging_.chunk_bytes(), bytes - offset)));
+      }
+      if (run.counters != nullptr && bytes > 0) {
+        run.counters->device_to_host.Add(static_cast<int64_t>(bytes));
+      }
+      operands.push_back(pjrtx::cpu::Value::Tensor(std::move(operand)));
+    }
+    std::vector<pjrtx::cpu::Value> results;
+    if (instruction.opcode == pjrtx::ir::OpCode::kReplicaId ||
+        instruction.opcode == pjrtx::ir::OpCode::kPartitionId) {
+      const int64_t process = run.collectives->process();
+      const int64_t partitions = run.collectives->num_partitions();
+      pjrtx::cpu::Literal id(instruction.result_types[0].shape);
+      id.SetInt(0, instruction.opcode == pjrtx::ir::OpCode::kReplicaId
+                       ? process / partitions
+                       : process % partitions);
+      results.push_back(pjrtx::cpu::Value::Tensor(std::move(id)));
+    } else {
+      PJRTX_ASSIGN_OR_RETURN(
+          std::unique_ptr<pjrtx::cpu::StartedCollective> started,
+          pjrtx::cpu::StartCollective(instruction, operands, *run.collectives,
+                                      *run.sequence));
+      pjrtx::cpu::Combiner combine;
+      combine.binary = step.combine;
+      absl::StatusOr<std::vector<pjrtx::cpu::Value>> finished =
+          started->Finish(run.collectives->process(), combine);
+      if (!finished.ok()) {
+        return absl::Status(
+            finished.status().code(),
+            absl::StrCat(step.where, ": ", finished.status().message()));
+      }
+      results = *std::move(finished);
+    }
+    for (size_t i = 0; i < step.results.size(); ++i) {
+      if (results[i].kind != pjrtx::ir::ValueType::Kind::kTensor) continue;
+      const pjrtx::cpu::Literal& result = results[i].tensor;
+      const size_t bytes = result.size_bytes();
+      PJRTX_RETURN_IF_ERROR(PlaceResult(run, step.results[i], bytes, output_of,
+                                        address, temporaries));
+      if (bytes == 0) continue;
+      PJRTX_RETURN_IF_ERROR(StagedUpload(run.scope, staging_, run.stream,
+                                         address[step.results[i]],
+                                         result.data(), bytes));
+      if (run.counters != nullptr) {
+        run.counters->host_to_device.Add(static_cast<int64_t>(bytes));
       }
     }
     return absl::OkStatus();
@@ -458,10 +559,6 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
   compile_options.num_partitions = options.num_partitions;
   PJRTX_ASSIGN_OR_RETURN(pjrtx::ir::Program program,
                          pjrtx::compiler::Compile(code, compile_options));
-  if (program.has_collectives) {
-    return absl::UnimplementedError(
-        "programs with collectives are not supported by the CUDA plugin yet");
-  }
   const pjrtx::ir::Computation& entry = program.computations[program.entry];
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
@@ -469,6 +566,9 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
                          pjrtx::Signatures(entry.parameter_types, "argument"));
   PJRTX_ASSIGN_OR_RETURN(compiled.outputs,
                          pjrtx::Signatures(entry.result_types, "result"));
+  compiled.has_collectives = program.has_collectives;
+  compiled.num_replicas = program.num_replicas;
+  compiled.num_partitions = program.num_partitions;
 
   int sm = 1000;
   for (const Gpu* gpu : gpus) {

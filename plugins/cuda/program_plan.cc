@@ -114,12 +114,15 @@ class Planner {
     // Live instructions only: splat broadcasts that kernels read as
     // scalars are left behind by fusion, unused. A kernel reads what its
     // inputs name (a broadcast's scalar operand, not the broadcast); a
-    // control flow op also reads what its regions capture.
+    // control flow op also reads what its regions capture. Exchanges live
+    // whatever reads them: the launch's other runs wait for them (a send
+    // whose token nobody uses still sends).
     std::vector<bool> needed(computation.num_values, false);
     for (int value : computation.results) needed[value] = true;
     std::vector<bool> live(computation.instructions.size(), false);
     for (size_t i = computation.instructions.size(); i-- > 0;) {
       const Instruction& instruction = computation.instructions[i];
+      live[i] = pjrtx::ir::IsExchangeOp(instruction.opcode);
       for (int result : instruction.results) {
         live[i] = live[i] || needed[result];
       }
@@ -181,6 +184,10 @@ class Planner {
           block.steps.push_back(std::move(step));
           break;
         }
+        case OpCode::kAfterAll:
+          // A token: it orders send and recv, which run in program order
+          // anyway, and has no memory.
+          break;
         case OpCode::kWhile:
         case OpCode::kIf:
         case OpCode::kCase:
@@ -190,6 +197,11 @@ class Planner {
           break;
         }
         default: {
+          if (pjrtx::ir::IsCollectiveOp(instruction.opcode)) {
+            PJRTX_ASSIGN_OR_RETURN(Step step, Collective(instruction));
+            block.steps.push_back(std::move(step));
+            break;
+          }
           PJRTX_ASSIGN_OR_RETURN(std::optional<Step> matmul,
                                  PlanLibraryMatmul(instruction, block));
           if (matmul.has_value()) {
@@ -205,6 +217,41 @@ class Planner {
       }
     }
     return block;
+  }
+
+  // A collective, run on the host (gpu_program.cc): the CPU engine's
+  // implementation on the operands read back, its results uploaded.
+  absl::StatusOr<Step> Collective(const Instruction& instruction) {
+    // Tokens (send and recv order themselves by them) have no memory.
+    for (const std::vector<ValueType>* types :
+         {&instruction.operand_types, &instruction.result_types}) {
+      for (const ValueType& type : *types) {
+        if (type.kind == ValueType::Kind::kTuple) {
+          return Unsupported(absl::StrCat(Where(instruction), " on tuples"));
+        }
+      }
+    }
+    Step step;
+    step.kind = Step::Kind::kCollective;
+    step.operands = instruction.operands;
+    step.results = instruction.results;
+    step.where = Where(instruction);
+    step.collective = std::make_shared<const Instruction>(instruction);
+    if (!instruction.regions.empty()) {
+      // The reduction body: one binary op of its two parameters.
+      const Computation& body = program_.computations[instruction.regions[0]];
+      if (body.instructions.size() != 1 ||
+          body.instructions[0].opcode != OpCode::kBinary ||
+          body.instructions[0].operands != body.parameters ||
+          body.results != body.instructions[0].results) {
+        return Unsupported(absl::StrCat(
+            Where(instruction),
+            " with a reduction body other than one binary op of its two "
+            "parameters"));
+      }
+      step.combine = body.instructions[0].attributes.binary;
+    }
+    return step;
   }
 
   absl::StatusOr<Step> AddFusedKernel(const pjrtx::ptx::FusedKernel& source) {

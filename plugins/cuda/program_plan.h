@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,10 @@ struct Step {
     kCase,    // operands: the si32 index; blocks: the branches (an index
               // out of range runs the last, as the spec says).
     kCall,    // operands: the arguments; blocks: the callee.
+    // A collective (an exchange with the launch's other processes, or
+    // replica_id / partition_id), run on the host: its operands read back,
+    // its results uploaded.
+    kCollective,
   };
   Kind kind = Kind::kKernel;
   int kernel = -1;  // kKernel: index into ProgramPlan::kernels.
@@ -51,6 +56,10 @@ struct Step {
   std::vector<int> operands;
   std::vector<int> results;
   std::vector<int> blocks;  // Indices into ProgramPlan::blocks.
+  // kCollective: the instruction (a copy: the program is gone once
+  // compiled) and the one binary op its reduction body applies, if any.
+  std::shared_ptr<const pjrtx::ir::Instruction> collective;
+  std::optional<pjrtx::ir::BinaryOp> combine;
   // "L:C: stablehlo.while": what errors of control flow at run time name.
   std::string where;
 };

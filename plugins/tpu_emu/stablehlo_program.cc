@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/compiler.h"
+#include "plugins/common/launch_collectives.h"
 #include "plugins/common/program_signature.h"
-#include "plugins/tpu_emu/launch_collectives.h"
 #include "runtime/cpu/interpreter.h"
 #include "runtime/cpu/program_cache.h"
 
@@ -48,7 +48,7 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
           pjrtx::cpu::Literal::View(entry.result_types[i].shape,
                                     reinterpret_cast<void*>(outputs[i].value)));
     }
-    std::optional<LaunchCollectives> collectives;
+    std::optional<pjrtx::LaunchCollectives> collectives;
     if (context.launch != nullptr) collectives.emplace(context);
     state->interpreter.set_collectives(collectives ? &*collectives : nullptr);
     absl::Status status = state->interpreter.RunInto(

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/client/client.h"
@@ -25,6 +26,7 @@ using ::pjrtx::client::Client;
 using ::pjrtx::client::Communicator;
 using ::pjrtx::client::Device;
 using ::pjrtx::client::PluginLibrary;
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -64,8 +66,10 @@ class NcclCollectivesTest : public ::testing::Test {
     for (const Device& device : devices_) ids_.push_back(device.id());
   }
 
-  std::string Capabilities() const {
-    return library_->StringAttribute("pjrtx.capabilities").value_or("");
+  // The plugin's capabilities, one per element.
+  std::vector<std::string> Capabilities() const {
+    return absl::StrSplit(
+        library_->StringAttribute("pjrtx.capabilities").value_or(""), ',');
   }
   std::string NcclAttribute() const {
     return library_->StringAttribute("cuda.nccl").value_or("(none)");
@@ -143,7 +147,7 @@ bool NcclPresent() {
 
 TEST_F(NcclCollectivesTest, NcclIsTheCollectivesBackend) {
   if (!NcclPresent()) GTEST_SKIP() << "runs with the fake NCCL";
-  EXPECT_THAT(Capabilities(), HasSubstr("collectives"));
+  EXPECT_THAT(Capabilities(), Contains("collectives"));
   EXPECT_THAT(NcclAttribute(), HasSubstr("NCCL 2."));
   EXPECT_THAT(NcclAttribute(), HasSubstr(Env("PJRTX_NCCL_PATH")));
 }
@@ -360,7 +364,9 @@ TEST_F(NcclCollectivesTest, WithoutNcclThereAreNoCollectivesAndItSaysWhy) {
   if (!Situation("PJRTX_NCCL_PATH", "/nonexistent/libnccl.so.2")) {
     GTEST_SKIP() << "runs with PJRTX_NCCL_PATH=/nonexistent/libnccl.so.2";
   }
-  EXPECT_THAT(Capabilities(), Not(HasSubstr("collectives")));
+  // Collectives inside programs run on the host and need no NCCL.
+  EXPECT_THAT(Capabilities(), Not(Contains("collectives")));
+  EXPECT_THAT(Capabilities(), Contains("program_collectives"));
   EXPECT_THAT(NcclAttribute(),
               HasSubstr("unavailable: cannot load /nonexistent/libnccl.so.2"));
   auto communicator = MakeCommunicator();
@@ -375,7 +381,9 @@ TEST_F(NcclCollectivesTest, AnOldNcclIsNotUsed) {
   if (!Situation("FAKE_NCCL_MODE", "old")) {
     GTEST_SKIP() << "runs with FAKE_NCCL_MODE=old";
   }
-  EXPECT_THAT(Capabilities(), Not(HasSubstr("collectives")));
+  // Collectives inside programs run on the host and need no NCCL.
+  EXPECT_THAT(Capabilities(), Not(Contains("collectives")));
+  EXPECT_THAT(Capabilities(), Contains("program_collectives"));
   EXPECT_THAT(NcclAttribute(), HasSubstr("NCCL 2.12.3"));
   EXPECT_THAT(NcclAttribute(), HasSubstr("is too old; NCCL 2.13.0 or newer"));
 }

@@ -1,4 +1,4 @@
-#include "plugins/tpu_emu/launch_collectives.h"
+#include "plugins/common/launch_collectives.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,11 +8,10 @@
 #include "absl/strings/str_join.h"
 #include "runtime/core/base/trace_recorder.h"
 
-namespace tpu_emu {
+namespace pjrtx {
 namespace {
 
-using pjrtx::LaunchRendezvous;
-using pjrtx::cpu::PendingExchange;
+using cpu::PendingExchange;
 
 class RendezvousExchange : public PendingExchange {
  public:
@@ -35,7 +34,7 @@ class RendezvousExchange : public PendingExchange {
         rendezvous_.Finish(exchange_);
     // From start to finish: the time the exchange was in flight, on the
     // chip's track beside the compute that ran meanwhile.
-    if (pjrtx::TraceRecorder* recorder = pjrtx::TraceRecorder::Get()) {
+    if (TraceRecorder* recorder = TraceRecorder::Get()) {
       recorder->Record(device_id_, "collective", kind_, start_,
                        std::chrono::steady_clock::now());
     }
@@ -124,4 +123,4 @@ LaunchCollectives::StartChannel(const std::string& key, const char* kind,
   return Begin(std::move(exchange), kind);
 }
 
-}  // namespace tpu_emu
+}  // namespace pjrtx
