@@ -79,11 +79,13 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   if (!target_isa.ok()) return target_isa.status();
   absl::Status named = CheckKernelName(name);
   if (!named.ok()) return named;
-  // Sort alone has several results (one per operand, of one shape).
+  // Sort and scatter have one result per operand (their kernels say which
+  // counts they take); every other op, one.
   if (!AllTensors(instruction.operand_types) ||
       !AllTensors(instruction.result_types) ||
       (instruction.result_types.size() != 1 &&
-       instruction.opcode != OpCode::kSort)) {
+       instruction.opcode != OpCode::kSort &&
+       instruction.opcode != OpCode::kScatter)) {
     return Unsupported(instruction, "on tuples or tokens");
   }
   InstructionKernel kernel;
@@ -133,6 +135,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       break;
     case OpCode::kMap:
       status = EmitMapKernel(writer, program, instruction);
+      break;
+    case OpCode::kScatter:
+      status = EmitScatterKernel(writer, program, instruction);
       break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:

@@ -626,6 +626,57 @@ func.func @main(%x: tensor<4x40xi32>) -> tensor<4x40xi32> {
         ir::OpCode::kSort, Reference::kInterpreter, /*specials=*/false);
 }
 
+TEST(InstructionKernelsTest, ScatterAppliesEveryUpdateInOrder) {
+  // Random indices: duplicates (combined in the CPU's order, so floats
+  // agree bit for bit) and targets outside the operand (skipped).
+  for (const auto& [type, op] :
+       std::vector<std::pair<std::string, std::string>>{{"f32", "add"},
+                                                        {"i32", "maximum"},
+                                                        {"bf16", "multiply"},
+                                                        {"i64", "add"}}) {
+    for (const char* index : {"ui8", "i32"}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<40x3x$T>, %i: tensor<5x2x$I>, %u: tensor<5x2x$T>) -> tensor<40x3x$T> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+    ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+      %c = stablehlo.$OP %a, %b : tensor<$T>
+      stablehlo.return %c : tensor<$T>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [1],
+      inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0, 1],
+      index_vector_dim = 1>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<40x3x$T>, tensor<5x2x$I>, tensor<5x2x$T>) -> tensor<40x3x$T>
+  func.return %0 : tensor<40x3x$T>
+})",
+                                {{"$T", type}, {"$I", index}, {"$OP", op}}),
+            ir::OpCode::kScatter);
+    }
+  }
+  // The corpus's shape: index vector last, windows of two dimensions.
+  Check(R"(
+func.func @main(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>, %u: tensor<2x3x2x2xi64>) -> tensor<3x4x2xi64> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+    ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+      %c = stablehlo.add %a, %b : tensor<i64>
+      stablehlo.return %c : tensor<i64>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [2, 3],
+      inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [1, 0],
+      index_vector_dim = 2>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<2x3x2x2xi64>) -> tensor<3x4x2xi64>
+  func.return %0 : tensor<3x4x2xi64>
+})",
+        ir::OpCode::kScatter);
+}
+
 TEST(InstructionKernelsTest, GetDimensionSize) {
   Check(R"(
 func.func @main(%x: tensor<2x37xi8>) -> tensor<i32> {

@@ -856,10 +856,11 @@ func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
   } do {
     %where = stablehlo.constant dense<[[1], [5]]> : tensor<2x1xi32>
     %ones = stablehlo.constant dense<1.0> : tensor<2xf32>
-    %s = "stablehlo.scatter"(%v, %where, %ones) ({
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-        %c = stablehlo.add %a, %b : tensor<f32>
-        stablehlo.return %c : tensor<f32>
+    %s, %t = "stablehlo.scatter"(%v, %v, %where, %ones, %ones) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
+        %e = stablehlo.add %a, %c : tensor<f32>
+        %f = stablehlo.add %b, %d : tensor<f32>
+        stablehlo.return %e, %f : tensor<f32>, tensor<f32>
     }) {
       scatter_dimension_numbers = #stablehlo.scatter<
         inserted_window_dims = [0],
@@ -867,7 +868,7 @@ func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
         index_vector_dim = 1>,
       indices_are_sorted = false,
       unique_indices = false
-    } : (tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<8xf32>
+    } : (tensor<8xf32>, tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     %i1 = stablehlo.add %i, %one : tensor<i32>
     stablehlo.return %i1, %s : tensor<i32>, tensor<8xf32>
   }
@@ -878,7 +879,8 @@ func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("12:10: stablehlo.scatter is not supported"));
+              HasSubstr("12:14: stablehlo.scatter of several operands is not "
+                        "supported"));
 }
 
 // ctest entry cuda.fault_in_loop: FAKE_CUDA_FAIL_AFTER=cuLaunchKernel:5,

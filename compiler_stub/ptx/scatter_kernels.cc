@@ -1,0 +1,144 @@
+// scatter, serially on one thread: it copies the operand to the result,
+// then applies every update element in row-major order (so that updates
+// to the same element combine in the order the CPU target combines them,
+// whatever the update region), skipping those whose target lies outside
+// the operand, as the CPU does. One thread is slow for large updates but
+// exact for any region and any duplicate indices.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/ptx/index_vectors.h"
+#include "compiler_stub/ptx/kernel_writer.h"
+
+namespace pjrtx::ptx {
+using ir::Instruction;
+
+absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
+                               const Instruction& instruction) {
+  if (instruction.operands.size() != 3) {
+    return Unsupported(instruction, "of several operands");
+  }
+  if (absl::Status types = CheckRegisterTypes(instruction); !types.ok()) {
+    return types;
+  }
+  const ir::ScatterDimensions& dims = instruction.attributes.scatter;
+  const ir::Shape& operand = instruction.operand_types[0].shape;
+  const ir::Shape& updates = instruction.operand_types[2].shape;
+  const int64_t rank = static_cast<int64_t>(operand.dims.size());
+  absl::StatusOr<IndexVectors> vectors = IndexVectors::Create(
+      instruction, 1, dims.index_vector_dim,
+      static_cast<int64_t>(updates.dims.size()), dims.update_window_dims);
+  if (!vectors.ok()) return vectors.status();
+  const std::vector<int64_t> window_source =
+      WindowSources(rank, dims.update_window_dims, dims.inserted_window_dims,
+                    dims.input_batching_dims);
+  const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims);
+  const size_t element_size = ir::StorageSize(operand.type);
+  const size_t update_size = ir::StorageSize(updates.type);
+
+  PtxBuilder& b = writer.builder();
+  const std::string index = writer.BeginLoop();
+  const std::string done = writer.NewLabel("scatter_done");
+  // Thread 0 alone works.
+  const std::string other = writer.NewPred();
+  b.Emit("setp.ne.u64", {other, index, "0"});
+  b.Emit(absl::StrCat("@", other, " bra"), {done});
+  // The result starts as the operand.
+  const std::string element = writer.NewB64();
+  b.Emit("mov.u64", {element, "0"});
+  const std::string copy = writer.NewLabel("copy");
+  b.EmitLabel(copy);
+  writer.Copy(element_size,
+              writer.Address(writer.input(0), element, element_size),
+              writer.Address(writer.output(0), element, element_size));
+  b.Emit("add.u64", {element, element, "1"});
+  const std::string more = writer.NewPred();
+  b.Emit("setp.lt.u64", {more, element, Immediate(operand.num_elements())});
+  b.Emit(absl::StrCat("@", more, " bra"), {copy});
+
+  // Each update element in row-major order.
+  const int64_t total = updates.num_elements();
+  if (total > 0) {
+    const std::string u = writer.NewB64();
+    b.Emit("mov.u64", {u, "0"});
+    const std::string next_update = writer.NewLabel("update");
+    const std::string skip = writer.NewLabel("skip");
+    b.EmitLabel(next_update);
+    const std::vector<std::string> multi = writer.Unflatten(u, updates.dims);
+    // Per operand dimension: the window offset (or batching coordinate),
+    // and the start read from scatter_indices.
+    std::vector<std::string> offsets(rank, "0"), starts(rank, "0");
+    for (int64_t d = 0; d < rank; ++d) {
+      if (window_source[d] >= 0) offsets[d] = multi[window_source[d]];
+    }
+    for (size_t i = 0; i < dims.input_batching_dims.size(); ++i) {
+      offsets[dims.input_batching_dims[i]] =
+          multi[vectors->WalkedDim(dims.scatter_indices_batching_dims[i])];
+    }
+    for (size_t i = 0; i < dims.scatter_dims_to_operand_dims.size(); ++i) {
+      absl::StatusOr<std::string> component =
+          vectors->Component(writer, multi, static_cast<int64_t>(i));
+      if (!component.ok()) return component.status();
+      starts[dims.scatter_dims_to_operand_dims[i]] = *component;
+    }
+    // Inside the operand in every dimension (start compared, not added:
+    // it comes from data and may be huge), and the target element.
+    std::vector<std::string> coordinates;
+    for (int64_t d = 0; d < rank; ++d) {
+      const std::string limit = Immediate(operand.dims[d]);
+      if (starts[d] == "0") {
+        // A window offset alone (never negative).
+        if (offsets[d] != "0") {
+          const std::string above = writer.NewPred();
+          b.Emit("setp.ge.u64", {above, offsets[d], limit});
+          b.Emit(absl::StrCat("@", above, " bra"), {skip});
+        }
+        coordinates.push_back(offsets[d]);
+        continue;
+      }
+      std::string low = "0";
+      std::string high = limit;
+      if (offsets[d] != "0") {
+        low = writer.NewB64();
+        b.Emit("neg.s64", {low, offsets[d]});
+        high = writer.NewB64();
+        b.Emit("sub.s64", {high, limit, offsets[d]});
+      }
+      const std::string below = writer.NewPred();
+      b.Emit("setp.lt.s64", {below, starts[d], low});
+      b.Emit(absl::StrCat("@", below, " bra"), {skip});
+      const std::string above = writer.NewPred();
+      b.Emit("setp.ge.s64", {above, starts[d], high});
+      b.Emit(absl::StrCat("@", above, " bra"), {skip});
+      std::string coordinate = starts[d];
+      if (offsets[d] != "0") {
+        coordinate = writer.NewB64();
+        b.Emit("add.s64", {coordinate, starts[d], offsets[d]});
+      }
+      coordinates.push_back(coordinate);
+    }
+    const std::string target = writer.Affine(coordinates, operand_strides, 0);
+    const std::string target_address =
+        writer.Address(writer.output(0), target, element_size);
+    const Register current = writer.Load(operand.type, target_address);
+    const Register update = writer.Load(
+        updates.type, writer.Address(writer.input(2), u, update_size));
+    absl::StatusOr<Register> combined =
+        EmitScalarRegion(writer, program, instruction, instruction.regions[0],
+                         {current, update});
+    if (!combined.ok()) return combined.status();
+    writer.Store(*combined, target_address);
+    b.EmitLabel(skip);
+    b.Emit("add.u64", {u, u, "1"});
+    const std::string left = writer.NewPred();
+    b.Emit("setp.lt.u64", {left, u, Immediate(total)});
+    b.Emit(absl::StrCat("@", left, " bra"), {next_update});
+  }
+  b.EmitLabel(done);
+  writer.EndLoop();
+  return absl::OkStatus();
+}
+
+}  // namespace pjrtx::ptx
