@@ -139,6 +139,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     case OpCode::kScatter:
       status = EmitScatterKernel(writer, program, instruction);
       break;
+    case OpCode::kSelectAndScatter:
+      status = EmitSelectAndScatterKernel(writer, program, instruction);
+      break;
     case OpCode::kReduce:
     case OpCode::kFusedReduce:
       status = EmitReduceKernel(writer, program, instruction);

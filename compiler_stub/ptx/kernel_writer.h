@@ -133,6 +133,9 @@ absl::Status EmitMapKernel(KernelWriter& writer, const ir::Program& program,
                            const ir::Instruction& instruction);
 absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
                                const ir::Instruction& instruction);
+absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
+                                        const ir::Program& program,
+                                        const ir::Instruction& instruction);
 
 // Region `region` of `instruction` evaluated on scalar `arguments` (its
 // parameters, in order): every instruction emitted with the elementwise

@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -675,6 +676,38 @@ func.func @main(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>, %u: tensor<2x3x2x2
   func.return %0 : tensor<3x4x2xi64>
 })",
         ir::OpCode::kScatter);
+}
+
+TEST(InstructionKernelsTest, SelectAndScatter) {
+  // Overlapping windows (stride below the window), padding, and the
+  // corpus's shape; max-pooling's gradient (GE, add) and others.
+  for (const auto& [type, select, scatter] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"f32", "GE", "add"},
+           {"i32", "LT", "maximum"},
+           {"f64", "GT", "add"},
+           {"bf16", "GE", "add"}}) {
+    Check(absl::StrReplaceAll(
+              R"(
+func.func @main(%x: tensor<9x7x$T>, %s: tensor<4x4x$T>, %i: tensor<$T>) -> tensor<9x7x$T> {
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+    ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+      %c = stablehlo.compare $SEL, %a, %b : (tensor<$T>, tensor<$T>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+  }, {
+    ^bb0(%a: tensor<$T>, %b: tensor<$T>):
+      %c = stablehlo.$SCAT %a, %b : tensor<$T>
+      stablehlo.return %c : tensor<$T>
+  }) {
+    window_dimensions = array<i64: 3, 2>,
+    window_strides = array<i64: 2, 2>,
+    padding = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>
+  } : (tensor<9x7x$T>, tensor<4x4x$T>, tensor<$T>) -> tensor<9x7x$T>
+  func.return %0 : tensor<9x7x$T>
+})",
+              {{"$T", type}, {"$SEL", select}, {"$SCAT", scatter}}),
+          ir::OpCode::kSelectAndScatter);
+  }
 }
 
 TEST(InstructionKernelsTest, GetDimensionSize) {

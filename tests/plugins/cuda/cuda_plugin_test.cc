@@ -295,29 +295,17 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
-  constexpr char kSelectAndScatter[] = R"(
-func.func @main(%x: tensor<4x2xf32>, %s: tensor<2x2xf32>, %i: tensor<f32>) -> tensor<4x2xf32> {
-  %0 = "stablehlo.select_and_scatter"(%x, %s, %i) ({
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %c = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      stablehlo.return %c : tensor<i1>
-  }, {
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %c = stablehlo.add %a, %b : tensor<f32>
-      stablehlo.return %c : tensor<f32>
-  }) {
-    window_dimensions = array<i64: 3, 1>,
-    window_strides = array<i64: 2, 1>,
-    padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>
-  } : (tensor<4x2xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x2xf32>
-  func.return %0 : tensor<4x2xf32>
+  constexpr char kRemainder[] = R"(
+func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.remainder %a, %b : tensor<8xf32>
+  func.return %0 : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kSelectAndScatter);
+  auto executable = Executable::Compile(*client_, kRemainder);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("3:8: stablehlo.select_and_scatter is not supported"));
+              HasSubstr("3:8: stablehlo.remainder on f32 is not supported"));
 }
 
 TEST_F(CudaPluginTest, RunsADotAndAReductionAsKernels) {
