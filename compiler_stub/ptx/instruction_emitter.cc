@@ -358,6 +358,9 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
       return FromF64(PowerF64(ToF64(a), ToF64(b)), type);
     case BinaryOp::kAtan2:
       return FromF64(Atan2F64(ToF64(a), ToF64(b)), type);
+    case BinaryOp::kRemainder:
+      // Exact in f64 for every float type, so rounding back is exact too.
+      return FromF64(RemainderF64(ToF64(a), ToF64(b)), type);
     default:
       return Unsupported(instruction, On(type));
   }

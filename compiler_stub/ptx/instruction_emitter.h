@@ -78,6 +78,12 @@ class InstructionEmitter {
   std::string MathF64(ir::UnaryOp op, const std::string& x);
   std::string PowerF64(const std::string& x, const std::string& y);
   std::string Atan2F64(const std::string& y, const std::string& x);
+  std::string RemainderF64(const std::string& x, const std::string& y);
+  // The unbiased exponent (s32) of a positive finite f64, subnormals
+  // included.
+  std::string Exponent(const std::string& v);
+  // A label not used before in this kernel.
+  std::string NewLabel(absl::string_view stem);
   // Rounds half away from zero in `wide` (f32 or f64) arithmetic.
   std::string RoundHalfAwayFromZero(const std::string& x, ir::ElementType wide);
   // A float register as f64, and an f64 value rounded to `type`.
@@ -116,6 +122,7 @@ class InstructionEmitter {
   PtxBuilder& builder_;
   int sm_;
   int required_isa_ = 0;
+  int labels_ = 0;
 };
 
 }  // namespace pjrtx::ptx

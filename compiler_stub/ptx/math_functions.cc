@@ -345,6 +345,86 @@ std::string InstructionEmitter::Atan2F64(const std::string& y,
   return F64Op("selp.f64", {F64Op("add.rn.f64", {x, y}), a, nan});
 }
 
+std::string InstructionEmitter::RemainderF64(const std::string& x,
+                                             const std::string& y) {
+  // fmod by long division: while r >= |y|, subtract the largest |y| * 2^k
+  // not above r. Each subtraction is exact (Sterbenz: t <= r < 2t), so
+  // the result is exact; at most one pass per bit of the exponent gap.
+  const std::string ay = F64Op("abs.f64", {y});
+  const std::string r = F64Op("abs.f64", {x});
+  const std::string ay_exponent = Exponent(ay);
+  const std::string loop = NewLabel("fmod");
+  const std::string end = NewLabel("fmod_end");
+  // NaN, x infinite or y zero: NaN; y infinite: x (the loop never runs).
+  const std::string special = PredOp(
+      "or.pred", {PredOp("or.pred", {PredOp("testp.notanumber.f64", {x}),
+                                     PredOp("testp.notanumber.f64", {y})}),
+                  PredOp("or.pred", {PredOp("setp.eq.f64", {r, D(kInf)}),
+                                     PredOp("setp.eq.f64", {ay, D(0.0)})})});
+  builder_.Emit(absl::StrCat("@", special, " bra"), {end});
+  builder_.EmitLabel(loop);
+  const std::string below = PredOp("setp.lt.f64", {r, ay});
+  builder_.Emit(absl::StrCat("@", below, " bra"), {end});
+  // t = |y| * 2^(e(r) - e(|y|)), halved if above r; the power applied in
+  // steps of at most 2^1000, each exact.
+  std::string gap = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {gap, Exponent(r), ay_exponent});
+  std::string t = ay;
+  for (int i = 0; i < 3; ++i) {
+    const std::string step = NewRegister(ElementType::kS32);
+    builder_.Emit("min.s32", {step, gap, "1000"});
+    t = F64Op("mul.rn.f64", {t, Pow2(step)});
+    const std::string rest = NewRegister(ElementType::kS32);
+    builder_.Emit("sub.s32", {rest, gap, step});
+    gap = rest;
+  }
+  const std::string over = PredOp("setp.gt.f64", {t, r});
+  const std::string fitted =
+      F64Op("selp.f64", {F64Op("mul.rn.f64", {t, D(0.5)}), t, over});
+  builder_.Emit("sub.rn.f64", {r, r, fitted});
+  builder_.Emit("bra", {loop});
+  builder_.EmitLabel(end);
+  // The dividend's sign (-0 included), NaN for the special cases but an
+  // infinite y.
+  const std::string bits = NewRegister(ElementType::kS64);
+  builder_.Emit("mov.b64", {bits, x});
+  std::string result = F64Op("selp.f64", {F64Op("neg.f64", {r}), r,
+                                          PredOp("setp.lt.s64", {bits, "0"})});
+  const std::string undefined =
+      PredOp("and.pred", {special, PredOp("setp.ne.f64", {ay, D(kInf)})});
+  result = F64Op("selp.f64", {D(kNaN), result, undefined});
+  return F64Op("selp.f64",
+               {F64Op("add.rn.f64", {x, y}), result,
+                PredOp("or.pred", {PredOp("testp.notanumber.f64", {x}),
+                                   PredOp("testp.notanumber.f64", {y})})});
+}
+
+std::string InstructionEmitter::Exponent(const std::string& v) {
+  // The unbiased exponent of a positive finite v, subnormals included
+  // (from the position of their highest set bit).
+  const std::string bits = NewRegister(ElementType::kU64);
+  builder_.Emit("mov.b64", {bits, v});
+  const std::string field64 = NewRegister(ElementType::kU64);
+  builder_.Emit("shr.u64", {field64, bits, "52"});
+  const std::string field = NewRegister(ElementType::kS32);
+  builder_.Emit("cvt.u32.u64", {field, field64});
+  const std::string normal = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {normal, field, "1023"});
+  const std::string zeros = NewRegister(ElementType::kS32);
+  builder_.Emit("clz.b64", {zeros, bits});
+  const std::string subnormal = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {subnormal, "-1011", zeros});
+  const std::string is_subnormal = PredOp("setp.eq.s32", {field, "0"});
+  const std::string e = NewRegister(ElementType::kS32);
+  builder_.Emit("selp.s32", {e, subnormal, normal, is_subnormal});
+  return e;
+}
+
+std::string InstructionEmitter::NewLabel(absl::string_view stem) {
+  // "em" keeps them apart from the kernel writer's labels.
+  return absl::StrCat("$L__em_", stem, labels_++);
+}
+
 std::string InstructionEmitter::RoundHalfAwayFromZero(const std::string& x,
                                                       ElementType wide) {
   // t = trunc(x); |x - t| is exact, and at least 1/2 moves t away from 0.

@@ -169,7 +169,8 @@ func.func @main(%x: tensor<32x$T>) -> tensor<32x$T> {
   %10 = stablehlo.power %9, %x : tensor<32x$T>
   %11 = stablehlo.round_nearest_afz %10 : tensor<32x$T>
   %12 = stablehlo.atan2 %11, %x : tensor<32x$T>
-  func.return %12 : tensor<32x$T>
+  %13 = stablehlo.remainder %12, %x : tensor<32x$T>
+  func.return %13 : tensor<32x$T>
 }
 )";
 
@@ -335,26 +336,22 @@ TEST(PtxEmitterTest, ValueReadBeforeItExistsIsInvalidArgument) {
 }
 
 TEST(PtxEmitterTest, UnsupportedOpsAreUnimplementedNamingTheOp) {
-  struct Case {
-    std::string op;
-    std::string type;     // As the program spells it.
-    std::string message;  // What the error says, after "L:C: ".
-  };
-  for (const Case& c :
-       std::vector<Case>{{"remainder", "f32", "stablehlo.remainder on f32"},
-                         {"remainder", "f64", "stablehlo.remainder on f64"},
-                         {"remainder", "f16", "stablehlo.remainder on f16"}}) {
-    // An add after the op makes a group of two, which fusion turns into a
-    // kernel; the error names the op and where the fused group starts.
-    const std::string t = absl::StrCat("tensor<4x", c.type, ">");
-    const std::string text = absl::StrCat(
-        "func.func @main(%x: ", t, ") -> ", t, " {\n  %0 = stablehlo.", c.op,
-        " %x, %x", " : ", t, "\n  %1 = stablehlo.add %0, %x : ", t,
-        "\n  func.return %1 : ", t, "\n}\n");
+  // A not after the compare makes a group of two, which fusion turns into
+  // a kernel; the error names the op and where the fused group starts.
+  for (const char* type : {"f32", "f64", "bf16"}) {
+    const std::string text = absl::StrReplaceAll(
+        R"(func.func @main(%x: tensor<4x$T>) -> tensor<4xi1> {
+  %0 = stablehlo.compare EQ, %x, %x, TOTALORDER : (tensor<4x$T>, tensor<4x$T>) -> tensor<4xi1>
+  %1 = stablehlo.not %0 : tensor<4xi1>
+  func.return %1 : tensor<4xi1>
+}
+)",
+        {{"$T", type}});
     absl::StatusOr<std::string> ptx = EmitPtx(FuseOne(text), {80});
-    EXPECT_EQ(ptx.status().code(), absl::StatusCode::kUnimplemented) << c.op;
+    EXPECT_EQ(ptx.status().code(), absl::StatusCode::kUnimplemented) << type;
     EXPECT_THAT(ptx.status().message(),
-                HasSubstr(absl::StrCat("2:8: ", c.message)));
+                HasSubstr("2:8: stablehlo.compare with TOTALORDER is not "
+                          "supported by the PTX emitter"));
   }
 }
 

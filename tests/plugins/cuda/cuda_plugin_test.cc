@@ -295,17 +295,19 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
-  constexpr char kRemainder[] = R"(
-func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = stablehlo.remainder %a, %b : tensor<8xf32>
+  constexpr char kTuple[] = R"(
+func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %t = stablehlo.tuple %a, %a : tuple<tensor<8xf32>, tensor<8xf32>>
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<8xf32>, tensor<8xf32>>) -> tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kRemainder);
+  auto executable = Executable::Compile(*client_, kTuple);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("3:8: stablehlo.remainder on f32 is not supported"));
+              HasSubstr("3:8: stablehlo.tuple on tuples or tokens is not "
+                        "supported"));
 }
 
 TEST_F(CudaPluginTest, RunsADotAndAReductionAsKernels) {
@@ -479,7 +481,7 @@ TEST_F(CudaPluginTest, SignAndBitCountsCoverTheWholeWidth) {
 // (math_functions.cc), against the host's libm: within a few f64 ulp over
 // ordinary, tiny, large and special arguments.
 constexpr char kMathF64[] = R"(
-func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>) {
+func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>) {
   %0 = stablehlo.sine %x : tensor<$Nxf64>
   %1 = stablehlo.cosine %x : tensor<$Nxf64>
   %2 = stablehlo.tan %x : tensor<$Nxf64>
@@ -493,7 +495,8 @@ func.func @main(%x: tensor<$Nxf64>, %y: tensor<$Nxf64>) -> (tensor<$Nxf64>, tens
   %10 = stablehlo.power %x, %y : tensor<$Nxf64>
   %11 = stablehlo.round_nearest_afz %x : tensor<$Nxf64>
   %12 = stablehlo.atan2 %x, %y : tensor<$Nxf64>
-  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>
+  %13 = stablehlo.remainder %x, %y : tensor<$Nxf64>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13 : tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>, tensor<$Nxf64>
 }
 )";
 
@@ -553,6 +556,16 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
     y[i] = i % 3 == 0 ? static_cast<double>(static_cast<int>(i % 7) - 3)
                       : 0.37 * static_cast<double>(i % 11) - 1.1;
   }
+  // Exponents far apart, subnormals: the remainder's long division.
+  for (const auto& [a, b] : std::vector<std::pair<double, double>>{
+           {1e300, 3e-300},
+           {-1.7976931348623157e308, 4.9e-324},
+           {5e-324, 1e-310},
+           {1e-310, 3e-320},
+           {123456789.0, 1e-5}}) {
+    x.push_back(a);
+    y.push_back(b);
+  }
   const std::string n = std::to_string(x.size());
   const std::string program = absl::StrReplaceAll(kMathF64, {{"$N", n}});
   auto out = RunOnVectors(
@@ -560,7 +573,7 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
       {{x.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(x.size())},
        {y.data(), PJRTX_Buffer_Type_F64, static_cast<int64_t>(y.size())}});
   ASSERT_TRUE(out.ok()) << out.status();
-  ASSERT_EQ(out->size(), 13u);
+  ASSERT_EQ(out->size(), 14u);
   struct Function {
     const char* name;
     double (*reference)(double, double);
@@ -585,8 +598,11 @@ TEST_F(CudaPluginTest, MathFunctionsAreWithinAFewUlpOfLibm) {
       {"round_nearest_afz", [](double a, double) { return std::round(a); }, 0,
        1e300},
       {"atan2", [](double a, double b) { return std::atan2(a, b); }, 3, 1e300},
+      // Exact, so bit for bit.
+      {"remainder", [](double a, double b) { return std::fmod(a, b); }, 0,
+       1e300},
   };
-  for (size_t f = 0; f < 13; ++f) {
+  for (size_t f = 0; f < 14; ++f) {
     const std::vector<double> got = AsValues<double>((*out)[f]);
     ASSERT_EQ(got.size(), x.size());
     double worst = 0;
