@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -141,6 +142,8 @@ class Planner {
       }
     }
 
+    // The elements of each tuple made in this computation.
+    std::map<int, std::vector<int>> tuples;
     for (size_t i = 0; i < computation.instructions.size(); ++i) {
       const Instruction& instruction = computation.instructions[i];
       if (!live[i]) continue;
@@ -150,6 +153,37 @@ class Planner {
               instruction.results[0], static_cast<int>(plan_.constants.size()));
           plan_.constants.push_back(&instruction.attributes.constant);
           break;
+        case OpCode::kTuple:
+          // Tuples exist only while planning: an element taken back out is
+          // an alias of the value put in.
+          tuples[instruction.results[0]] = instruction.operands;
+          break;
+        case OpCode::kGetTupleElement: {
+          auto tuple = tuples.find(instruction.operands[0]);
+          if (tuple == tuples.end()) {
+            return Unsupported(
+                absl::StrCat(Where(instruction),
+                             " of a tuple made outside its computation"));
+          }
+          const int element = tuple->second[static_cast<size_t>(
+              instruction.attributes.dimension)];
+          if (instruction.result_types[0].kind == ValueType::Kind::kTuple) {
+            auto inner = tuples.find(element);
+            if (inner == tuples.end()) {
+              return Unsupported(
+                  absl::StrCat(Where(instruction),
+                               " of a tuple made outside its computation"));
+            }
+            tuples[instruction.results[0]] = inner->second;
+            break;
+          }
+          Step step;
+          step.kind = Step::Kind::kAlias;
+          step.operands = {element};
+          step.results = instruction.results;
+          block.steps.push_back(std::move(step));
+          break;
+        }
         case OpCode::kBitcastConvert:
           // Element types of whole bytes keep their bytes (little-endian,
           // row-major): an alias. Bits of i1 join or split in a kernel.

@@ -295,19 +295,28 @@ func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<2xf32>) {
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpIsUnimplementedNamingItsPosition) {
-  constexpr char kTuple[] = R"(
+  // A tuple as a loop's state (tuples live only inside one computation).
+  constexpr char kTupleState[] = R"(
 func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
-  %t = stablehlo.tuple %a, %a : tuple<tensor<8xf32>, tensor<8xf32>>
-  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<8xf32>, tensor<8xf32>>) -> tensor<8xf32>
+  %t = stablehlo.tuple %a : tuple<tensor<8xf32>>
+  %r = "stablehlo.while"(%t) ({
+  ^bb0(%s: tuple<tensor<8xf32>>):
+    %c = stablehlo.constant dense<false> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%s: tuple<tensor<8xf32>>):
+    stablehlo.return %s : tuple<tensor<8xf32>>
+  }) : (tuple<tensor<8xf32>>) -> tuple<tensor<8xf32>>
+  %0 = stablehlo.get_tuple_element %r[0] : (tuple<tensor<8xf32>>) -> tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kTuple);
+  auto executable = Executable::Compile(*client_, kTupleState);
   ASSERT_FALSE(executable.ok());
-  EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented)
+      << executable.status();
   EXPECT_THAT(executable.status().message(),
-              HasSubstr("3:8: stablehlo.tuple on tuples or tokens is not "
-                        "supported"));
+              HasSubstr("4:8: stablehlo.while on tuples or tokens"));
 }
 
 TEST_F(CudaPluginTest, RunsADotAndAReductionAsKernels) {
@@ -661,6 +670,29 @@ TEST_F(CudaPluginTest, SortMovesPayloadsWithTheirKeysStably) {
     EXPECT_EQ(sorted_keys[i], expected[i].first) << "position " << i;
     EXPECT_EQ(sorted_payload[i], expected[i].second) << "position " << i;
   }
+}
+
+TEST_F(CudaPluginTest, TuplesInsideAProgramAreTheirElements) {
+  constexpr char kTuple[] = R"(
+func.func @main(%a: tensor<3xf32>, %b: tensor<2xi32>) -> (tensor<2xi32>, tensor<3xf32>) {
+  %t = stablehlo.tuple %a, %b : tuple<tensor<3xf32>, tensor<2xi32>>
+  %n = stablehlo.tuple %t, %a : tuple<tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>>
+  %inner = stablehlo.get_tuple_element %n[0] : (tuple<tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>>) -> tuple<tensor<3xf32>, tensor<2xi32>>
+  %0 = stablehlo.get_tuple_element %inner[1] : (tuple<tensor<3xf32>, tensor<2xi32>>) -> tensor<2xi32>
+  %1 = stablehlo.get_tuple_element %n[1] : (tuple<tuple<tensor<3xf32>, tensor<2xi32>>, tensor<3xf32>>) -> tensor<3xf32>
+  %2 = stablehlo.add %1, %1 : tensor<3xf32>
+  func.return %0, %2 : tensor<2xi32>, tensor<3xf32>
+}
+)";
+  const std::vector<float> a = {1, 2, 3};
+  const std::vector<int32_t> b = {7, -8};
+  auto out = RunOnVectors(*client_, devices_[1], kTuple,
+                          {{a.data(), PJRTX_Buffer_Type_F32, 3},
+                           {b.data(), PJRTX_Buffer_Type_S32, 2}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_THAT(AsValues<int32_t>((*out)[0]), ElementsAre(7, -8));
+  EXPECT_THAT(AsValues<float>((*out)[1]), ElementsAre(2, 4, 6));
 }
 
 // Control flow: the predicate of each while condition or if, and the
