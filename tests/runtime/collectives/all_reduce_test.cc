@@ -158,14 +158,13 @@ TEST_P(AllReduceTest, NanPayloadsGiveTheSameBitsOnEveryRank) {
                                   : 0x7fc00000u | static_cast<uint32_t>(
                                                       (rank + 1) * 97 + i));
       }
-      statuses[rank] =
-          GetParam().function(*endpoint, op, PJRTX_Buffer_Type_F32, bits.data(),
-                              kCount, 4, static_cast<uint32_t>(op),
-                              DeadlineAfter(5s));
+      statuses[rank] = GetParam().function(
+          *endpoint, op, PJRTX_Buffer_Type_F32, bits.data(), kCount, 4,
+          static_cast<uint32_t>(op), DeadlineAfter(5s));
     });
     for (int rank = 0; rank < size; ++rank) {
-      ASSERT_TRUE(statuses[rank].ok()) << "rank " << rank << ": "
-                                       << statuses[rank];
+      ASSERT_TRUE(statuses[rank].ok())
+          << "rank " << rank << ": " << statuses[rank];
       EXPECT_EQ(buffers[rank], buffers[0]) << "rank " << rank;
     }
   }
