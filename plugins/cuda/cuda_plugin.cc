@@ -6,11 +6,19 @@
 // matmuls run on cuBLASLt, loaded at run time too (cublaslt_library.h);
 // where it is missing they run as PTX kernels, and `cuda.cublaslt` says
 // why. A job of several processes (options num_processes and
-// process_index) lists every process's GPUs; communicators whose ranks span
-// processes run on the host communicator, over UCX between processes, with
-// each rank's data staged through the driver's pinned pool.
+// process_index) lists every process's GPUs; processes of one machine
+// (option host_name) form a slice. Communicators within a slice run on
+// NCCL, across its processes too (the unique id passed through the
+// key-value store); communicators spanning slices run on the host
+// communicator, over UCX between processes, with each rank's data staged
+// through the driver's pinned pool.
+#include <unistd.h>
+
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -83,16 +91,30 @@ std::string DescribeCublasLt() {
 }
 
 #if PJRTX_CUDA_WITH_NCCL
-// Whether any of `ids` is a device of another process (unknown ids are
+// The slice (machine) of a device.
+int64_t SliceIndex(const pjrtx::DeviceSpec& spec) {
+  for (const pjrtx::Attribute& attribute : spec.attributes) {
+    if (attribute.name != "slice_index") continue;
+    if (const auto* value = std::get_if<int64_t>(&attribute.value)) {
+      return *value;
+    }
+  }
+  return 0;
+}
+
+// Whether `ids` include devices of more than one slice (unknown ids are
 // left for the communicator to name).
-bool SpansProcesses(const pjrtx::ClientState& client,
-                    absl::Span<const int64_t> ids) {
+bool SpansSlices(const pjrtx::ClientState& client,
+                 absl::Span<const int64_t> ids) {
+  std::optional<int64_t> first_slice;
   for (int d = 0; d < client.num_devices(); ++d) {
     const pjrtx::DeviceSpec& spec = client.device(d);
-    if (spec.addressable) continue;
-    for (int64_t id : ids) {
-      if (id == spec.global_id) return true;
+    if (std::find(ids.begin(), ids.end(), spec.global_id) == ids.end()) {
+      continue;
     }
+    const int64_t slice = SliceIndex(spec);
+    if (!first_slice.has_value()) first_slice = slice;
+    if (slice != *first_slice) return true;
   }
   return false;
 }
@@ -133,6 +155,10 @@ class CudaPlugin : public pjrtx::Plugin {
          "they exchange their GPUs through the key-value store"},
         {"process_index", int64_t{0},
          "This process's index in the job (0..num_processes-1)"},
+        {"host_name", std::string(),
+         "The machine this process runs on, as the job sees it (default: "
+         "the host name). Processes of one machine are one slice: their "
+         "communicators run on NCCL; slices meet over UCX"},
     };
   }
 
@@ -156,6 +182,12 @@ class CudaPlugin : public pjrtx::Plugin {
     driver_options.num_processes = static_cast<int>(num_processes);
     driver_options.process_index = static_cast<int>(process_index);
     driver_options.store = kv;
+    driver_options.host = options.GetString("host_name");
+    if (driver_options.host.empty()) {
+      char name[256] = {};
+      gethostname(name, sizeof(name) - 1);
+      driver_options.host = name;
+    }
     PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<GpuDriver> driver,
                            GpuDriver::Create(found, driver_options));
     return driver;
@@ -179,9 +211,9 @@ class CudaPlugin : public pjrtx::Plugin {
           absl::StrCat("the client has no GPU for a communicator: ",
                        Discover().unavailable_reason));
     }
-    if (SpansProcesses(*client, global_device_ids)) {
-      // NCCL here runs within a process; between processes the ranks meet
-      // over UCX (the DCN), each rank's data staged through host memory.
+    if (SpansSlices(*client, global_device_ids)) {
+      // NCCL runs within a machine; between machines the ranks meet over
+      // UCX (the DCN), each rank's data staged through host memory.
       pjrtx::collectives::TransportFactory remote;
 #ifdef PJRTX_HAVE_UCX
       remote = pjrtx::collectives::UcxTransportFactory();

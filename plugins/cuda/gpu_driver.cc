@@ -43,7 +43,7 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
   }
   driver->process_index_ = options.process_index;
   if (options.num_processes == 1) {
-    driver->job_gpus_ = {found.gpus};
+    driver->job_ = {JobProcess{options.host, found.gpus}};
   } else {
     if (options.store == nullptr) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -56,14 +56,16 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
     // every process meets the n-th of the others.
     static std::atomic<int> job_clients{0};
     PJRTX_ASSIGN_OR_RETURN(
-        driver->job_gpus_,
+        driver->job_,
         ExchangeJobGpus(*options.store, job_clients.fetch_add(1),
                         options.num_processes, options.process_index,
-                        found.gpus, options.exchange_timeout_ms));
+                        JobProcess{options.host, found.gpus},
+                        options.exchange_timeout_ms));
   }
+  driver->slice_of_process_ = SlicesOfProcesses(driver->job_);
   for (int p = 0; p < options.process_index; ++p) {
     driver->first_local_device_ +=
-        static_cast<int>(driver->job_gpus_[p].size());
+        static_cast<int>(driver->job_[p].gpus.size());
   }
   for (const GpuInfo& info : found.gpus) {
     PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<Gpu> gpu,
@@ -98,8 +100,8 @@ pjrtx::TopologySpec GpuDriver::Describe() {
                    found_.driver_version % 1000 / 10);
   topology.process_index = process_index_;
   int64_t global_id = 0;
-  for (size_t p = 0; p < job_gpus_.size(); ++p) {
-    for (const GpuInfo& info : job_gpus_[p]) {
+  for (size_t p = 0; p < job_.size(); ++p) {
+    for (const GpuInfo& info : job_[p].gpus) {
       const int64_t id = global_id++;
       pjrtx::DeviceSpec device;
       device.global_id = id;
@@ -109,10 +111,10 @@ pjrtx::TopologySpec GpuDriver::Describe() {
       device.to_string = absl::StrCat("CudaDevice(id=", id, ")");
       device.debug_string = absl::StrCat(
           "CudaDevice(id=", id, ", ",
-          job_gpus_.size() > 1 ? absl::StrCat("process ", p, ", ") : "",
-          info.name, ", sm_", info.compute_major, info.compute_minor, ", ",
-          info.sm_count, " SMs, ", info.memory_bytes >> 20, " MiB, PCI ",
-          info.pci_bus_id, ")");
+          job_.size() > 1 ? absl::StrCat("process ", p, ", ") : "", info.name,
+          ", sm_", info.compute_major, info.compute_minor, ", ", info.sm_count,
+          " SMs, ", info.memory_bytes >> 20, " MiB, PCI ", info.pci_bus_id,
+          ")");
       device.attributes = {
           {"compute_capability",
            absl::StrCat(info.compute_major, ".", info.compute_minor)},
@@ -121,6 +123,8 @@ pjrtx::TopologySpec GpuDriver::Describe() {
           {"pci_bus_id", info.pci_bus_id},
           {"coords", std::vector<int64_t>{id}},
           {"process_index", static_cast<int64_t>(p)},
+          {"slice_index", static_cast<int64_t>(slice_of_process_[p])},
+          {"host", job_[p].host},
       };
       topology.devices.push_back(std::move(device));
     }

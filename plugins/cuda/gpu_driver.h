@@ -23,6 +23,7 @@
 #include "plugins/cuda/gpu.h"
 #include "plugins/cuda/issue_scope.h"
 #include "plugins/cuda/issued_events.h"
+#include "plugins/cuda/job_gpus.h"
 #include "plugins/cuda/pinned_staging_pool.h"
 #include "runtime/core/base/driver.h"
 #include "runtime/core/base/key_value_store.h"
@@ -38,6 +39,9 @@ struct GpuDriverOptions {
   // key-value store, required then), waiting up to `exchange_timeout_ms`.
   int num_processes = 1;
   int process_index = 0;
+  // The machine this process runs on, as the job groups processes into
+  // slices (slice_index attribute): NCCL within one, UCX between them.
+  std::string host = "localhost";
   pjrtx::KeyValueStore* store = nullptr;
   int64_t exchange_timeout_ms = 60'000;
 };
@@ -102,7 +106,8 @@ class GpuDriver : public pjrtx::Driver {
   // This process's index and the GPUs of every process of the job (just
   // this one's when it is alone).
   int process_index_ = 0;
-  std::vector<std::vector<GpuInfo>> job_gpus_;
+  std::vector<JobProcess> job_;
+  std::vector<int> slice_of_process_;
   // The topology index of this process's first GPU: the job's devices are
   // numbered by process, so gpus_[i] is device first_local_device_ + i.
   int first_local_device_ = 0;

@@ -1,12 +1,15 @@
 #include "plugins/cuda/job_gpus.h"
 
+#include <map>
 #include <utility>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
 std::string EncodeGpus(const std::vector<GpuInfo>& gpus) {
@@ -45,18 +48,50 @@ absl::StatusOr<std::vector<GpuInfo>> DecodeGpus(absl::string_view text) {
   return gpus;
 }
 
-absl::StatusOr<std::vector<std::vector<GpuInfo>>> ExchangeJobGpus(
+std::string EncodeJobProcess(const JobProcess& process) {
+  return absl::StrCat("host\t", absl::CEscape(process.host), "\n",
+                      EncodeGpus(process.gpus));
+}
+
+absl::StatusOr<JobProcess> DecodeJobProcess(absl::string_view text) {
+  const size_t end = text.find('\n');
+  const absl::string_view first = text.substr(0, end);
+  JobProcess process;
+  if (!absl::StartsWith(first, "host\t") ||
+      !absl::CUnescape(first.substr(5), &process.host)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed first line '", absl::CEscape(first),
+                     "'; expected 'host', a tab and the host's name"));
+  }
+  PJRTX_ASSIGN_OR_RETURN(process.gpus, DecodeGpus(end == absl::string_view::npos
+                                                      ? absl::string_view()
+                                                      : text.substr(end + 1)));
+  return process;
+}
+
+std::vector<int> SlicesOfProcesses(const std::vector<JobProcess>& job) {
+  std::map<std::string, int> slices;
+  std::vector<int> slice_of;
+  for (const JobProcess& process : job) {
+    slice_of.push_back(
+        slices.emplace(process.host, static_cast<int>(slices.size()))
+            .first->second);
+  }
+  return slice_of;
+}
+
+absl::StatusOr<std::vector<JobProcess>> ExchangeJobGpus(
     pjrtx::KeyValueStore& store, int client, int num_processes,
-    int process_index, const std::vector<GpuInfo>& local, int64_t timeout_ms) {
+    int process_index, const JobProcess& local, int64_t timeout_ms) {
   const std::string prefix = absl::StrCat("pjrtx/cuda/gpus/", client, "/");
-  if (absl::Status put =
-          store.Put(absl::StrCat(prefix, process_index), EncodeGpus(local));
+  if (absl::Status put = store.Put(absl::StrCat(prefix, process_index),
+                                   EncodeJobProcess(local));
       !put.ok()) {
     return absl::Status(
         put.code(),
         absl::StrCat("publishing this process's GPUs: ", put.message()));
   }
-  std::vector<std::vector<GpuInfo>> job(num_processes);
+  std::vector<JobProcess> job(num_processes);
   std::vector<int> missing;
   for (int p = 0; p < num_processes; ++p) {
     if (p == process_index) {
@@ -74,16 +109,16 @@ absl::StatusOr<std::vector<std::vector<GpuInfo>>> ExchangeJobGpus(
                           absl::StrCat("reading process ", p,
                                        "'s GPUs: ", text.status().message()));
     }
-    absl::StatusOr<std::vector<GpuInfo>> gpus = DecodeGpus(*text);
-    if (!gpus.ok()) {
+    absl::StatusOr<JobProcess> process = DecodeJobProcess(*text);
+    if (!process.ok()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("process ", p, "'s GPUs: ", gpus.status().message()));
+          absl::StrCat("process ", p, "'s GPUs: ", process.status().message()));
     }
-    if (gpus->empty()) {
+    if (process->gpus.empty()) {
       return absl::InvalidArgumentError(
           absl::StrCat("process ", p, " of the job has no GPU"));
     }
-    job[p] = *std::move(gpus);
+    job[p] = *std::move(process);
   }
   if (!missing.empty()) {
     return absl::DeadlineExceededError(absl::StrCat(

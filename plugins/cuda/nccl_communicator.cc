@@ -1,11 +1,15 @@
 #include "plugins/cuda/nccl_communicator.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string>
 #include <utility>
+#include <variant>
 
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/issue_scope.h"
@@ -75,6 +79,20 @@ void* Pointer(const std::shared_ptr<pjrtx::DeviceAllocation>& allocation) {
              : reinterpret_cast<void*>(allocation->address().value);
 }
 
+// The major compute capability a device lists ("9.0" -> 9), or 0.
+int ComputeMajor(const pjrtx::DeviceSpec& spec) {
+  for (const pjrtx::Attribute& attribute : spec.attributes) {
+    if (attribute.name != "compute_capability") continue;
+    if (const auto* text = std::get_if<std::string>(&attribute.value)) {
+      int major = 0;
+      if (absl::SimpleAtoi(text->substr(0, text->find('.')), &major)) {
+        return major;
+      }
+    }
+  }
+  return 0;
+}
+
 // The same status with `prefix` before its message.
 absl::Status Prefixed(const absl::Status& status, absl::string_view prefix) {
   return absl::Status(status.code(), absl::StrCat(prefix, status.message()));
@@ -89,33 +107,71 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
   PJRTX_ASSIGN_OR_RETURN(
       std::vector<int> devices,
       pjrtx::collectives::ResolveDeviceIds(*client, device_ids));
-  for (size_t r = 0; r < device_ids.size(); ++r) {
-    const int64_t id = device_ids[r];
-    if (!client->device(devices[r]).addressable) {
-      return absl::UnimplementedError(absl::StrCat(
-          "device_ids[", r, "] (", id,
-          ") is a device of another process; the NCCL communicator spans "
-          "this process's GPUs only"));
-    }
-  }
   const int64_t size = static_cast<int64_t>(devices.size());
-  std::unique_ptr<NcclCommunicator> communicator(
-      new NcclCommunicator(nccl, driver, std::move(client), size, timeout_ms));
+  const bool rank0_here = client->device(devices[0]).addressable;
+  bool spans_processes = false;
   bool fp8 = nccl.version >= kNcclFp8Version;
   for (int64_t r = 0; r < size; ++r) {
+    const pjrtx::DeviceSpec& spec = client->device(devices[r]);
+    fp8 = fp8 && ComputeMajor(spec) >= 9;
+    spans_processes = spans_processes || !spec.addressable;
+  }
+  pjrtx::KeyValueStore* store = client->key_value_store().get();
+  if (spans_processes && store == nullptr) {
+    return absl::FailedPreconditionError(
+        "device_ids includes GPUs of other processes, whose NCCL ranks meet "
+        "through the key-value store, but the client was created without "
+        "key-value callbacks; pass them to PJRTX_Client_Create");
+  }
+  // Taken in every process alike, before anything can fail, so that the
+  // processes' creations keep pairing up.
+  const std::string id_key =
+      spans_processes
+          ? absl::StrCat(pjrtx::collectives::CommunicatorKey(device_ids),
+                         "/nccl_unique_id")
+          : std::string();
+  std::unique_ptr<NcclCommunicator> communicator(
+      new NcclCommunicator(nccl, driver, client, size, timeout_ms));
+  for (int64_t r = 0; r < size; ++r) {
+    if (!client->device(devices[r]).addressable) continue;
     communicator->local_ranks_.push_back(r);
     communicator->ranks_.push_back(Rank{r, devices[r], nullptr});
-    fp8 = fp8 && driver.gpu(devices[r]).info().compute_major >= 9;
   }
   communicator->fp8_reductions_ = fp8;
 
   const NcclApi& api = *nccl.api;
   ncclUniqueId id;
-  PJRTX_RETURN_IF_ERROR(
-      NcclStatus(api, api.ncclGetUniqueId(&id), "ncclGetUniqueId"));
-  // Every rank is this process's, so one thread creates them all; NCCL
-  // allows that only inside a group (each ncclCommInitRank on its own
-  // waits for the other ranks to join).
+  if (rank0_here) {
+    PJRTX_RETURN_IF_ERROR(
+        NcclStatus(api, api.ncclGetUniqueId(&id), "ncclGetUniqueId"));
+  }
+  if (spans_processes) {
+    // The process of rank 0 makes the id; the others read it (XLA's way).
+    if (rank0_here) {
+      PJRTX_RETURN_IF_ERROR(
+          store->Put(id_key, absl::BytesToHexString(absl::string_view(
+                                 id.internal, sizeof(id.internal)))));
+    } else {
+      absl::StatusOr<std::string> text = store->Get(id_key, timeout_ms);
+      if (!text.ok()) {
+        return absl::Status(
+            text.status().code(),
+            absl::StrCat("waiting for the NCCL unique id from the process of "
+                         "rank 0 (device ",
+                         device_ids[0], "): ", text.status().message()));
+      }
+      const std::string bytes = absl::HexStringToBytes(*text);
+      if (bytes.size() != sizeof(id.internal)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the NCCL unique id under '", id_key, "' has ", bytes.size(),
+            " bytes; expected ", sizeof(id.internal)));
+      }
+      std::memcpy(id.internal, bytes.data(), bytes.size());
+    }
+  }
+  // One thread creates this process's ranks; NCCL allows that only inside
+  // a group (each ncclCommInitRank on its own waits for the other ranks to
+  // join).
   absl::Status status = NcclStatus(api, api.ncclGroupStart(), "ncclGroupStart");
   if (status.ok()) {
     for (Rank& rank : communicator->ranks_) {
@@ -250,21 +306,30 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
   op.input_bytes = op.input_count * element_size;
   op.output_bytes = static_cast<size_t>(out_count) * element_size;
   if (request.kind == PJRTX_Collective_SEND_RECV) {
-    // Every rank is local, so both sides of every message are known: an
-    // unmatched send or receive would wait forever on the GPU.
+    // Where both sides of a message are local ranks, both are checked: an
+    // unmatched send or receive would wait forever on the GPU. A message
+    // to or from another process is checked there; unmatched, it ends in
+    // the operation's timeout.
+    std::map<int64_t, size_t> local_index;
+    for (size_t i = 0; i < num_local; ++i) local_index[ranks_[i].rank] = i;
     for (size_t i = 0; i < num_local; ++i) {
+      const int64_t rank = ranks_[i].rank;
       const int64_t to = request.send_to[i];
-      if (to >= 0 && request.recv_from[to] != static_cast<int64_t>(i)) {
+      if (auto peer = local_index.find(to); peer != local_index.end() &&
+                                            request.recv_from[peer->second] !=
+                                                rank) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "send_to[", i, "] is ", to, " but recv_from[", to, "] (rank ", to,
-            ") is ", request.recv_from[to], "; expected ", i,
+            "rank ", rank, " sends to rank ", to, ", which receives from ",
+            request.recv_from[peer->second], "; expected ", rank,
             " so that every message has a receiver"));
       }
       const int64_t from = request.recv_from[i];
-      if (from >= 0 && request.send_to[from] != static_cast<int64_t>(i)) {
+      if (auto peer = local_index.find(from); peer != local_index.end() &&
+                                              request.send_to[peer->second] !=
+                                                  rank) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "recv_from[", i, "] is ", from, " but send_to[", from, "] (rank ",
-            from, ") is ", request.send_to[from], "; expected ", i,
+            "rank ", rank, " receives from rank ", from, ", which sends to ",
+            request.send_to[peer->second], "; expected ", rank,
             " so that every receive has a sender"));
       }
     }

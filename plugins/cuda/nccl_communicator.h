@@ -1,7 +1,9 @@
-// The CUDA plugin's communicator: NCCL over the GPUs of this process, one
-// NCCL rank (ncclComm_t) per local rank, each collective issued on the GPU
+// The CUDA plugin's communicator: NCCL over GPUs of one machine, one NCCL
+// rank (ncclComm_t) per local rank, each collective issued on the GPU
 // streams of the device queues so that it is ordered with the queues'
-// other work on the GPU, never by waiting on the host.
+// other work on the GPU, never by waiting on the host. Its ranks may span
+// the processes of the machine: the process of rank 0 makes the NCCL
+// unique id and hands it to the others through the key-value store.
 #ifndef PJRTX_PLUGINS_CUDA_NCCL_COMMUNICATOR_H_
 #define PJRTX_PLUGINS_CUDA_NCCL_COMMUNICATOR_H_
 
@@ -80,10 +82,13 @@ namespace cuda_plugin {
 class NcclCommunicator : public pjrtx::Communicator {
  public:
   // Ranks are `device_ids` (global ids of `client`'s devices, each once);
-  // INVALID_ARGUMENT names an unknown or repeated id. Ranks in other
-  // processes are UNIMPLEMENTED. The NCCL ranks are created in one
-  // ncclGroupStart/End from the unique id rank 0 makes; a failure is the
-  // status of the failing call. `driver` is `client`'s driver.
+  // INVALID_ARGUMENT names an unknown or repeated id. Every process of the
+  // ranks calls it with the same ids, in the same order as its other
+  // creations. The process of rank 0 makes the unique id and puts it in
+  // the client's key-value store (required when ranks span processes); the
+  // others wait up to `timeout_ms` for it. Each process creates its NCCL
+  // ranks in one ncclGroupStart/End; a failure is the status of the
+  // failing call. `driver` is `client`'s driver.
   // `timeout_ms` (> 0) is the operations' default timeout.
   static absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> Create(
       const NcclLibrary& nccl, GpuDriver& driver,

@@ -1,6 +1,7 @@
 #include "runtime/collectives/device_ids.h"
 
 #include <map>
+#include <mutex>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -34,6 +35,26 @@ absl::StatusOr<std::vector<int>> ResolveDeviceIds(
     devices.push_back(found->second);
   }
   return devices;
+}
+
+std::string CommunicatorKey(absl::Span<const int64_t> device_ids) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across runs.
+  for (int64_t id : device_ids) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash = (hash ^ ((static_cast<uint64_t>(id) >> (8 * byte)) & 0xff)) *
+             1099511628211ull;
+    }
+  }
+  static std::mutex mu;
+  static std::map<std::vector<int64_t>, int> created;
+  int instance = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    instance =
+        created[std::vector<int64_t>(device_ids.begin(), device_ids.end())]++;
+  }
+  return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
+                      device_ids.size(), "/", instance);
 }
 
 }  // namespace pjrtx::collectives

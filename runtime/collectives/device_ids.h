@@ -4,6 +4,7 @@
 #define PJRTX_RUNTIME_COLLECTIVES_DEVICE_IDS_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -17,6 +18,12 @@ namespace pjrtx::collectives {
 // device of the client, and for an id listed twice (a device is one rank).
 absl::StatusOr<std::vector<int>> ResolveDeviceIds(
     const ClientState& client, absl::Span<const int64_t> device_ids);
+
+// Where the processes of a communicator meet in the key-value store: the
+// same string in every process for the same ids, and a different one for
+// each creation over them in this process, so that creations (made in the
+// same order everywhere) pair up in order.
+std::string CommunicatorKey(absl::Span<const int64_t> device_ids);
 
 }  // namespace pjrtx::collectives
 

@@ -260,28 +260,6 @@ int64_t SliceOf(const DeviceSpec& spec) {
   return spec.process_index;
 }
 
-// The same string in every process for the same ids, and a different one
-// for each creation over them in this process: creations pair up in order.
-std::string RendezvousKey(absl::Span<const int64_t> device_ids) {
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across runs.
-  for (int64_t id : device_ids) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash = (hash ^ ((static_cast<uint64_t>(id) >> (8 * byte)) & 0xff)) *
-             1099511628211ull;
-    }
-  }
-  static std::mutex mu;
-  static std::map<std::vector<int64_t>, int> created;
-  int instance = 0;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    instance =
-        created[std::vector<int64_t>(device_ids.begin(), device_ids.end())]++;
-  }
-  return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
-                      device_ids.size(), "/", instance);
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
@@ -336,7 +314,7 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
           "through the key-value store, but the client was created without "
           "key-value callbacks; pass them to PJRTX_Client_Create");
     }
-    layout.key = RendezvousKey(device_ids);
+    layout.key = CommunicatorKey(device_ids);
     layout.store = client->key_value_store();
     layout.make_remote = std::move(make_remote);
   }

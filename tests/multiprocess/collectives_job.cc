@@ -3,13 +3,16 @@
 // store from the launcher's environment, makes its client one part of the
 // job and runs communicators over every device of the job.
 //
-//   collectives_job --plugin=PATH MODE [--layout=slices|processes]
+//   collectives_job --plugin=PATH MODE [--layout=slices|hosts|processes]
 //                   [--topology=v5e:2x2] [--k=1024]
 //
 // --layout says how the plugin is told its part: `slices` (the TPU
 // emulator: one slice of --topology per process, options num_slices and
-// slice_index) or `processes` (the CUDA plugin: options num_processes and
-// process_index, each process with the GPUs it finds).
+// slice_index), or, for the CUDA plugin (options num_processes and
+// process_index, each process with the GPUs it finds), `hosts` (each
+// process on a machine of its own, option host_name: a slice each) or
+// `processes` (the processes of one machine: one slice, NCCL across
+// them).
 //
 // Modes (each process checks its own ranks and exits 0 when they pass):
 //   ops       every kind of collective across processes, against values
@@ -18,14 +21,17 @@
 //             slices of c chips moves exactly 2(s-1)/s * M/c bytes per chip
 //             over DCN and stages one copy out of and one into each chip
 //             (of its shard, M/c; of the whole buffer with --layout=
-//             processes), while a naive exchange (every slice's buffer to
-//             every other slice) moves (s-1) * M/c per chip.
+//             hosts), while a naive exchange (every slice's buffer to
+//             every other slice) moves (s-1) * M/c per chip. With
+//             --layout=processes (one slice) nothing crosses a slice and
+//             nothing is staged.
 //   kill      the last process kills itself in the middle of an all-reduce;
 //             every other rank's event must fail with UNAVAILABLE or
 //             DEADLINE_EXCEEDED within the timeout. Survivors report and
 //             exit 3 (SIGTERM from the launcher is held off until then).
 //   mismatch  process 0 all-reduces k elements, the others 2k: every rank
-//             must fail with INVALID_ARGUMENT.
+//             must fail with INVALID_ARGUMENT (on NCCL across processes,
+//             with whatever NCCL reports).
 //   compiled  one program with stablehlo.all_reduce, all_gather and
 //             replica_id, compiled for every chip of the job and run on
 //             the local ones: its collectives meet across processes.
@@ -87,6 +93,8 @@ struct Job {
   // Whether the plugin stages whole buffers rather than the cross-slice
   // shard (device memory the host cannot address: the CUDA plugin).
   bool stages_whole_buffers = false;
+  // Whether the processes are one slice (processes of one machine).
+  bool one_slice = false;
   int failures = 0;
 
   void Check(bool ok, const std::string& what) {
@@ -298,9 +306,9 @@ void RunCounters(Job& job, int64_t k) {
   if (!made.has_value()) return;
   const Communicator& comm = *made;
   const std::vector<int64_t> local = comm.local_ranks();
-  const int64_t s = job.processes;
+  const int64_t s = job.one_slice ? 1 : job.processes;
   const int64_t c = static_cast<int64_t>(local.size());
-  const int64_t n = s * c;
+  const int64_t n = static_cast<int64_t>(job.ids.size());
   const int64_t count = k * c * s;
   const int64_t m = count * 4;  // M, bytes.
   auto inputs = Inputs(job, comm, job.devices, count, Value);
@@ -327,12 +335,13 @@ void RunCounters(Job& job, int64_t k) {
                 return total;
               });
 
-  // The naive scheme: chip r of every slice sends its 1/c of the slice's
-  // buffer to chip r of every other slice (an all-gather over DCN).
+  // The naive scheme: chip r of every process sends its 1/c of the
+  // process's buffer to chip r of every other process (an all-gather over
+  // DCN where processes are slices).
   std::vector<Communicator> columns;
   for (int64_t position = 0; position < c; ++position) {
     std::vector<int64_t> column;
-    for (int64_t slice = 0; slice < s; ++slice) {
+    for (int64_t slice = 0; slice < job.processes; ++slice) {
       column.push_back(job.ids[slice * c + position]);
     }
     absl::StatusOr<Communicator> column_comm =
@@ -495,6 +504,15 @@ void RunMismatch(Job& job, int64_t k) {
   }
   for (size_t j = 0; j < result->done.size(); ++j) {
     absl::Status status = result->done[j].Await();
+    if (job.one_slice) {
+      // NCCL across processes: no rank sees the others' sizes, so the
+      // failure is whatever NCCL reports (the fake names the disagreement;
+      // a real one would time out).
+      job.Check(!status.ok(), absl::StrCat("rank ", comm.local_ranks()[j],
+                                           ": mismatched all-reduce fails: ",
+                                           status.ToString()));
+      continue;
+    }
     job.Check(absl::IsInvalidArgument(status),
               absl::StrCat("rank ", comm.local_ranks()[j],
                            ": mismatched all-reduce fails with "
@@ -504,12 +522,12 @@ void RunMismatch(Job& job, int64_t k) {
 }
 
 int Usage(const char* problem) {
-  std::fprintf(
-      stderr,
-      "%s\nusage: collectives_job --plugin=PATH "
-      "ops|counters|kill|mismatch|compiled [--layout=slices|processes] "
-      "[--topology=v5e:2x2] [--k=1024]\n",
-      problem);
+  std::fprintf(stderr,
+               "%s\nusage: collectives_job --plugin=PATH "
+               "ops|counters|kill|mismatch|compiled "
+               "[--layout=slices|hosts|processes] "
+               "[--topology=v5e:2x2] [--k=1024]\n",
+               problem);
   return 2;
 }
 
@@ -606,8 +624,9 @@ int main(int argc, char** argv) {
       flags.plugin = arg.substr(9);
     } else if (absl::StartsWith(arg, "--layout=")) {
       flags.layout = arg.substr(9);
-      if (flags.layout != "slices" && flags.layout != "processes") {
-        return Usage("--layout wants 'slices' or 'processes'");
+      if (flags.layout != "slices" && flags.layout != "hosts" &&
+          flags.layout != "processes") {
+        return Usage("--layout wants 'slices', 'hosts' or 'processes'");
       }
     } else if (absl::StartsWith(arg, "--topology=")) {
       flags.topology = arg.substr(11);
@@ -650,6 +669,9 @@ int main(int argc, char** argv) {
   } else {
     options = {{"num_processes", int64_t{processes}},
                {"process_index", int64_t{process}}};
+    if (flags.layout == "hosts") {
+      options.push_back({"host_name", absl::StrCat("host-", process)});
+    }
   }
   absl::StatusOr<Client> client =
       Client::Create(*library, options,
@@ -662,7 +684,8 @@ int main(int argc, char** argv) {
   job.process = process;
   job.processes = processes;
   job.client = &*client;
-  job.stages_whole_buffers = flags.layout == "processes";
+  job.stages_whole_buffers = flags.layout == "hosts";
+  job.one_slice = flags.layout == "processes";
   job.devices = client->devices();
   for (const Device& device : job.devices) job.ids.push_back(device.id());
   std::printf("process %d of %d (%s launch), %zu devices in the job\n", process,

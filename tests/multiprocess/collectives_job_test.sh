@@ -2,11 +2,14 @@
 # Runs collectives_job under `pjrtx launch`: every kind of collective over
 # 2 processes, the DCN and staging counters for 1 to 4 slices, collectives
 # compiled into a program, and ranks that disagree on an all-reduce.
-# With `processes` last (the CUDA plugin over fake GPUs, FAKE_CUDA_GPUS=2
-# each), the job's processes are numbered rather than sliced: the same
-# checks but the counters from 2 processes up (alone, a process's GPUs
-# use NCCL) and no compiled collectives (not on CUDA yet).
-#   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN [processes]
+# With `hosts` or `processes` last, the CUDA plugin over fake GPUs
+# (FAKE_CUDA_GPUS=2 each), the job's processes numbered rather than
+# sliced: `hosts` puts each on a machine of its own (a slice: UCX between
+# them, whole buffers staged), the counters from 2 processes up (alone, a
+# process's GPUs use NCCL); `processes` puts them on one machine (one
+# slice: NCCL across the processes, nothing staged).
+#   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN
+#                           [hosts|processes]
 set -u
 pjrtx=$1 job=$2 plugin=$3 layout=${4:-slices}
 failures=0
@@ -23,13 +26,13 @@ run() {  # description, launch arguments...
   fi
 }
 
-if [ "$layout" = processes ]; then
+if [ "$layout" != slices ]; then
   export FAKE_CUDA_GPUS=2
-  common=(--plugin="$plugin" --layout=processes)
-  run "six kinds of collective over 2 processes of 2 GPUs" \
+  common=(--plugin="$plugin" --layout="$layout")
+  run "six kinds of collective over 2 processes ($layout) of 2 GPUs" \
     -n 2 -- "$job" "${common[@]}" ops
   for processes in 2 3; do
-    run "DCN and staging counters, $processes processes of 2 GPUs" \
+    run "DCN and staging counters, $processes processes ($layout) of 2 GPUs" \
       -n "$processes" -- "$job" "${common[@]}" counters
   done
 else

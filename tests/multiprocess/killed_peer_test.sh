@@ -2,12 +2,14 @@
 # A process killed in the middle of an all-reduce: every other rank's event
 # fails (UNAVAILABLE or DEADLINE_EXCEEDED) within the timeout, the launcher
 # exits non-zero, and no process of the job is left.
-# With `processes` last, on the CUDA plugin over fake GPUs (2 each).
-#   killed_peer_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN [processes]
+# With `hosts` or `processes` last, on the CUDA plugin over fake GPUs (2
+# each): processes on machines of their own (UCX between them) or on one
+# machine (NCCL across them).
+#   killed_peer_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN [hosts|processes]
 set -u
 pjrtx=$1 job=$2 plugin=$3 layout=${4:-slices}
 failures=0
-if [ "$layout" = processes ]; then export FAKE_CUDA_GPUS=2; fi
+if [ "$layout" != slices ]; then export FAKE_CUDA_GPUS=2; fi
 check() {  # description, condition
   if eval "$2"; then echo "ok: $1"; else echo "FAILED: $1"; failures=$((failures + 1)); fi
 }

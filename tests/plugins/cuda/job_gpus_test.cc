@@ -20,6 +20,7 @@ namespace cuda_plugin {
 namespace {
 
 using ::testing::AllOf;
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // The framework's store, in memory.
@@ -89,14 +90,33 @@ TEST(JobGpusTest, MalformedDescriptionIsNamed) {
               AllOf(HasSubstr("many"), HasSubstr("expected ordinal")));
 }
 
+TEST(JobGpusTest, MalformedHostLineIsNamed) {
+  absl::StatusOr<JobProcess> decoded =
+      DecodeJobProcess("0\tH100\t9\t0\t132\t1024\t0000:01:00.0\n");
+  EXPECT_EQ(decoded.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(decoded.status().message(), HasSubstr("expected 'host'"));
+}
+
+TEST(JobGpusTest, ProcessesOfOneHostShareASlice) {
+  std::vector<JobProcess> job = {
+      {"b", {}}, {"a\tx", {}}, {"b", {}}, {"c", {}}, {"a\tx", {}}};
+  for (JobProcess& process : job) {
+    absl::StatusOr<JobProcess> decoded =
+        DecodeJobProcess(EncodeJobProcess(process));
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ(decoded->host, process.host);
+  }
+  EXPECT_THAT(SlicesOfProcesses(job), ElementsAre(0, 1, 0, 2, 1));
+}
+
 TEST(JobGpusTest, EveryProcessGetsEveryProcessesGpusInOrder) {
   constexpr int kProcesses = 3;
   MemoryStore store;
-  std::vector<std::vector<GpuInfo>> local = {
-      {Gpu(0, "A", 10), Gpu(1, "A", 11)},
-      {Gpu(0, "B", 20)},
-      {Gpu(0, "C", 30), Gpu(1, "C", 31), Gpu(2, "C", 32)}};
-  std::vector<absl::StatusOr<std::vector<std::vector<GpuInfo>>>> seen(
+  std::vector<JobProcess> local = {
+      {"h0", {Gpu(0, "A", 10), Gpu(1, "A", 11)}},
+      {"h1", {Gpu(0, "B", 20)}},
+      {"h0", {Gpu(0, "C", 30), Gpu(1, "C", 31), Gpu(2, "C", 32)}}};
+  std::vector<absl::StatusOr<std::vector<JobProcess>>> seen(
       kProcesses, absl::UnknownError("not run"));
   std::vector<std::thread> processes;
   // The last process publishes first: order does not matter.
@@ -110,9 +130,10 @@ TEST(JobGpusTest, EveryProcessGetsEveryProcessesGpusInOrder) {
     ASSERT_TRUE(seen[p].ok()) << "process " << p << ": " << seen[p].status();
     ASSERT_EQ(seen[p]->size(), 3u);
     for (int q = 0; q < kProcesses; ++q) {
-      ASSERT_EQ((*seen[p])[q].size(), local[q].size());
-      for (size_t g = 0; g < local[q].size(); ++g) {
-        ExpectSame((*seen[p])[q][g], local[q][g]);
+      EXPECT_EQ((*seen[p])[q].host, local[q].host);
+      ASSERT_EQ((*seen[p])[q].gpus.size(), local[q].gpus.size());
+      for (size_t g = 0; g < local[q].gpus.size(); ++g) {
+        ExpectSame((*seen[p])[q].gpus[g], local[q].gpus[g]);
       }
     }
   }
@@ -122,23 +143,26 @@ TEST(JobGpusTest, LaterClientsMeetTheirOwnCounterparts) {
   MemoryStore store;
   // Client 0 of both processes exchanged already; client 1 of process 1
   // must not see client 0's GPUs of process 0.
-  ASSERT_TRUE(
-      store.Put("pjrtx/cuda/gpus/0/0", EncodeGpus({Gpu(0, "old", 1)})).ok());
+  ASSERT_TRUE(store
+                  .Put("pjrtx/cuda/gpus/0/0",
+                       EncodeJobProcess({"h", {Gpu(0, "old", 1)}}))
+                  .ok());
   std::thread other([&] {
-    ASSERT_TRUE(ExchangeJobGpus(store, 1, 2, 0, {Gpu(0, "new", 2)}, 5000).ok());
+    ASSERT_TRUE(
+        ExchangeJobGpus(store, 1, 2, 0, {"h", {Gpu(0, "new", 2)}}, 5000).ok());
   });
-  absl::StatusOr<std::vector<std::vector<GpuInfo>>> seen =
-      ExchangeJobGpus(store, 1, 2, 1, {Gpu(0, "mine", 3)}, 5000);
+  absl::StatusOr<std::vector<JobProcess>> seen =
+      ExchangeJobGpus(store, 1, 2, 1, {"h", {Gpu(0, "mine", 3)}}, 5000);
   other.join();
   ASSERT_TRUE(seen.ok()) << seen.status();
-  EXPECT_EQ((*seen)[0][0].name, "new");
+  EXPECT_EQ((*seen)[0].gpus[0].name, "new");
 }
 
 TEST(JobGpusTest, ProcessThatNeverPublishesIsNamed) {
   MemoryStore store;
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<std::vector<GpuInfo>>> seen =
-      ExchangeJobGpus(store, 0, 3, 1, {Gpu(0, "A", 1)}, 100);
+  absl::StatusOr<std::vector<JobProcess>> seen =
+      ExchangeJobGpus(store, 0, 3, 1, {"h", {Gpu(0, "A", 1)}}, 100);
   EXPECT_EQ(seen.status().code(), absl::StatusCode::kDeadlineExceeded);
   EXPECT_THAT(seen.status().message(), AllOf(HasSubstr("process(es) 0, 2 of 3"),
                                              HasSubstr("num_processes")));
@@ -147,9 +171,9 @@ TEST(JobGpusTest, ProcessThatNeverPublishesIsNamed) {
 
 TEST(JobGpusTest, ProcessWithoutGpusIsRejected) {
   MemoryStore store;
-  ASSERT_TRUE(store.Put("pjrtx/cuda/gpus/0/1", "").ok());
-  absl::StatusOr<std::vector<std::vector<GpuInfo>>> seen =
-      ExchangeJobGpus(store, 0, 2, 0, {Gpu(0, "A", 1)}, 1000);
+  ASSERT_TRUE(store.Put("pjrtx/cuda/gpus/0/1", "host\th\n").ok());
+  absl::StatusOr<std::vector<JobProcess>> seen =
+      ExchangeJobGpus(store, 0, 2, 0, {"h", {Gpu(0, "A", 1)}}, 1000);
   EXPECT_EQ(seen.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(seen.status().message(),
               HasSubstr("process 1 of the job has no GPU"));

@@ -6,24 +6,11 @@
 #include <set>
 #include <utility>
 
-#include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/config.h"
 #include "tests/plugins/cuda/fake_nccl/reduction.h"
 
 namespace fake_nccl {
 namespace {
-
-// Where the fake reads or writes [address, address + bytes): nullptr when
-// no live allocation holds it (or there is no fake driver).
-void* Translate(CUdeviceptr address, size_t bytes, bool write) {
-  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
-  void* host = nullptr;
-  if (driver == nullptr ||
-      driver->translate(address, bytes, write ? 1 : 0, &host) != CUDA_SUCCESS) {
-    return nullptr;
-  }
-  return host;
-}
 
 std::string Describe(const Contribution& c) {
   char text[160];
@@ -44,28 +31,6 @@ std::string NotLive(int rank, const char* what, CUdeviceptr address,
 }
 
 }  // namespace
-
-uint64_t Member::NextCollective() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return next_collective_++;
-}
-
-uint64_t Member::NextSend(int peer) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return next_send_[peer]++;
-}
-
-uint64_t Member::NextRecv(int peer) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return next_recv_[peer]++;
-}
-
-void Member::SetAsyncError(ncclResult_t error, std::string message) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (async_error_.load(std::memory_order_relaxed) != ncclSuccess) return;
-  async_message_ = "fake_nccl: " + std::move(message);
-  async_error_.store(error, std::memory_order_release);
-}
 
 ncclResult_t Clique::Join(const std::shared_ptr<Member>& member,
                           std::string* error) {
@@ -89,9 +54,9 @@ ncclResult_t Clique::AwaitComplete(std::string* error) {
     *error = "the communicator was aborted while its ranks joined";
     return ncclInvalidUsage;
   }
-  std::set<int> devices;
+  std::set<std::pair<int64_t, int>> devices;
   for (const std::shared_ptr<Member>& member : members_) {
-    if (!devices.insert(member->device()).second) {
+    if (!devices.insert({member->process(), member->device()}).second) {
       *error =
           "Duplicate GPU detected: two ranks of one communicator on "
           "CUDA device " +
@@ -106,6 +71,18 @@ void Clique::Abort() {
   std::lock_guard<std::mutex> lock(mu_);
   aborted_ = true;
   changed_.notify_all();
+}
+
+void Clique::FailAll(ncclResult_t error, const std::string& message) {
+  std::vector<std::shared_ptr<Member>> members;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    members = members_;
+  }
+  std::fprintf(stderr, "fake_nccl: %s\n", message.c_str());
+  for (const std::shared_ptr<Member>& member : members) {
+    if (member != nullptr) member->SetAsyncError(error, message);
+  }
 }
 
 void Clique::FailRound(Round& round, ncclResult_t error,
@@ -173,10 +150,8 @@ bool Clique::Execute(Round& round) {
   }
   const size_t element = TypeSize(first.type);
   const std::string call = first.call;
-  size_t in_bytes = first.count * element;
-  size_t out_bytes = first.count * element;
-  if (call == "ncclReduceScatter") in_bytes *= n;
-  if (call == "ncclAllGather") out_bytes *= n;
+  const size_t in_bytes = InputBytes(first, n);
+  const size_t out_bytes = OutputBytes(first, n);
   if (in_bytes == 0 && out_bytes == 0) return true;
   std::vector<const uint8_t*> in(n);
   std::vector<uint8_t*> out(n);
@@ -184,14 +159,23 @@ bool Clique::Execute(Round& round) {
     const Contribution& c = round.parts[r];
     // A broadcast reads the root's data only.
     if (call != "ncclBroadcast" || r == first.root) {
-      in[r] = static_cast<const uint8_t*>(Translate(c.send, in_bytes, false));
+      in[r] =
+          c.host != nullptr
+              ? (c.host->send_live && c.host->input.size() == in_bytes
+                     ? c.host->input.data()
+                     : nullptr)
+              : static_cast<const uint8_t*>(Translate(c.send, in_bytes, false));
       if (in[r] == nullptr && in_bytes > 0) {
         FailRound(round, ncclUnhandledCudaError,
                   NotLive(r, "send", c.send, in_bytes));
         return true;
       }
     }
-    out[r] = static_cast<uint8_t*>(Translate(c.recv, out_bytes, true));
+    if (c.host != nullptr && c.host->recv_live)
+      c.host->output.resize(out_bytes);
+    out[r] = c.host != nullptr
+                 ? (c.host->recv_live ? c.host->output.data() : nullptr)
+                 : static_cast<uint8_t*>(Translate(c.recv, out_bytes, true));
     if (out[r] == nullptr && out_bytes > 0) {
       FailRound(round, ncclUnhandledCudaError,
                 NotLive(r, "receive", c.recv, out_bytes));
@@ -243,7 +227,12 @@ void Clique::RunTransfers(const std::shared_ptr<Member>& member,
   for (const Transfer& t : transfers) {
     if (!t.send) continue;
     std::vector<uint8_t> data(t.bytes);
-    const void* from = Translate(t.buffer, t.bytes, false);
+    const void* from =
+        t.host != nullptr
+            ? (t.host->send_live && t.host->input.size() == t.bytes
+                   ? t.host->input.data()
+                   : nullptr)
+            : Translate(t.buffer, t.bytes, false);
     if (from == nullptr && t.bytes > 0) {
       // The peer still gets a message, so that it does not wait forever.
       member->SetAsyncError(ncclUnhandledCudaError,
@@ -260,7 +249,12 @@ void Clique::RunTransfers(const std::shared_ptr<Member>& member,
     changed_.wait(lock, [&] { return aborted_ || messages_.count(key) != 0; });
     if (aborted_) return;
     const std::vector<uint8_t>& data = messages_[key];
-    void* to = Translate(t.buffer, t.bytes, true);
+    if (t.host != nullptr && t.host->recv_live && data.size() == t.bytes) {
+      t.host->output.resize(t.bytes);
+    }
+    void* to = t.host != nullptr
+                   ? (t.host->recv_live ? t.host->output.data() : nullptr)
+                   : Translate(t.buffer, t.bytes, true);
     if (data.size() != t.bytes) {
       member->SetAsyncError(ncclInvalidUsage,
                             "rank " + std::to_string(rank) + " receives " +
@@ -282,6 +276,18 @@ void Clique::RunTransfers(const std::shared_ptr<Member>& member,
     changed_.wait(lock, [&] { return aborted_ || messages_.count(key) == 0; });
     if (aborted_) return;
   }
+}
+
+std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks) {
+  static auto* mu = new std::mutex;
+  static auto* cliques = new std::map<std::string, std::weak_ptr<Clique>>;
+  std::lock_guard<std::mutex> lock(*mu);
+  std::shared_ptr<Clique> clique = (*cliques)[key].lock();
+  if (clique == nullptr) {
+    clique = std::make_shared<Clique>(nranks);
+    (*cliques)[key] = clique;
+  }
+  return clique;
 }
 
 }  // namespace fake_nccl

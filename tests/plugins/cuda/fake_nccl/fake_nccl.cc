@@ -21,9 +21,14 @@
 // text in ncclGetLastError). ncclCommAbort wakes the waiting work of the
 // whole clique, which then ends without moving data.
 //
+// Ranks in other processes: the process that made the unique id holds
+// the clique; ranks of other processes join it over a local socket
+// (hub.h, remote_clique.h), their bytes carried in the requests, so all
+// of this works across the processes of one machine. A process that goes
+// away gives the other ranks ncclRemoteError.
+//
 // What it does not: other entry points (configs, splits, registration,
-// ncclAvg and custom operators, ncclAlltoAll, ...) are not exported; ranks
-// in other processes.
+// ncclAvg and custom operators, ncclAlltoAll, ...) are not exported.
 //
 // The environment, read at the first call that needs it:
 //   FAKE_NCCL_MODE=ok|init_fails|old  "init_fails": ncclCommInitRank
@@ -52,7 +57,9 @@
 #include "tests/plugins/cuda/fake_driver_link/driver_link.h"
 #include "tests/plugins/cuda/fake_nccl/clique.h"
 #include "tests/plugins/cuda/fake_nccl/config.h"
+#include "tests/plugins/cuda/fake_nccl/hub.h"
 #include "tests/plugins/cuda/fake_nccl/reduction.h"
+#include "tests/plugins/cuda/fake_nccl/remote_clique.h"
 
 // What ncclComm_t points to.
 struct ncclComm {
@@ -79,17 +86,6 @@ ncclResult_t Injected(const char* call) {
               std::string(call) + " failed as FAKE_NCCL_FAIL asks");
 }
 
-// Cliques by unique id; the members keep them alive.
-struct Registry {
-  std::mutex mu;
-  std::map<std::string, std::weak_ptr<Clique>> cliques;  // Guarded by mu.
-};
-
-Registry& Cliques() {
-  static auto* registry = new Registry;
-  return *registry;
-}
-
 // Work of one rank on one stream, handed to the stream's worker.
 struct Work {
   std::shared_ptr<Member> member;
@@ -102,11 +98,11 @@ struct Work {
 void RunWork(void* data, CUresult stream_error) {
   std::unique_ptr<Work> work(static_cast<Work*>(data));
   if (work->collective) {
-    work->member->clique().RunCollective(work->member, work->sequence,
-                                         work->contribution, stream_error);
+    work->member->rendezvous().RunCollective(work->member, work->sequence,
+                                             work->contribution, stream_error);
   } else {
-    work->member->clique().RunTransfers(work->member, work->transfers,
-                                        stream_error);
+    work->member->rendezvous().RunTransfers(work->member, work->transfers,
+                                            stream_error);
   }
 }
 
@@ -123,7 +119,7 @@ struct Pending {
 
 struct Group {
   int depth = 0;
-  std::vector<std::shared_ptr<Clique>> joins;
+  std::vector<std::shared_ptr<Rendezvous>> joins;
   std::vector<Pending> pending;
 };
 
@@ -258,7 +254,7 @@ ncclResult_t PointToPoint(const char* call, bool send, void* buffer,
     return Fail(ncclInvalidArgument,
                 std::string(call) + ": NULL comm or buffer, or invalid type");
   }
-  if (peer < 0 || peer >= comm->member->clique().nranks()) {
+  if (peer < 0 || peer >= comm->member->rendezvous().nranks()) {
     return Fail(ncclInvalidArgument, std::string(call) + ": peer " +
                                          std::to_string(peer) +
                                          " is not a rank of the communicator");
@@ -290,10 +286,14 @@ ncclResult_t ncclGetVersion(int* version) {
 
 ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
   if (id == nullptr) return Fail(ncclInvalidArgument, "uniqueId is NULL");
+  // Ranks of other processes join this process's cliques through its hub.
+  if (std::string error; !fake_nccl::StartHub(&error)) {
+    return Fail(ncclSystemError, error);
+  }
   static std::atomic<uint64_t> next{0};
   std::memset(id->internal, 0, sizeof(id->internal));
-  std::snprintf(id->internal, sizeof(id->internal), "fake_nccl:%d:%llu",
-                static_cast<int>(getpid()),
+  std::snprintf(id->internal, sizeof(id->internal), "fake_nccl:%lld:%llu",
+                static_cast<long long>(getpid()),
                 static_cast<unsigned long long>(next.fetch_add(1)));
   return ncclSuccess;
 }
@@ -327,34 +327,44 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id,
                 "ncclCommInitRank: no current CUDA device");
   }
   const std::string key(id.internal, sizeof(id.internal));
+  long long maker = -1;
+  unsigned long long serial = 0;
+  if (std::sscanf(id.internal, "fake_nccl:%lld:%llu", &maker, &serial) != 2) {
+    return Fail(ncclInvalidArgument,
+                "ncclCommInitRank: the unique id was not made by "
+                "ncclGetUniqueId");
+  }
+  std::shared_ptr<fake_nccl::Rendezvous> rendezvous;
   std::shared_ptr<Clique> clique;
-  {
-    fake_nccl::Registry& registry = fake_nccl::Cliques();
-    std::lock_guard<std::mutex> lock(registry.mu);
-    clique = registry.cliques[key].lock();
-    if (clique == nullptr) {
-      clique = std::make_shared<Clique>(nranks);
-      registry.cliques[key] = clique;
-    }
-  }
-  if (clique->nranks() != nranks) {
-    return Fail(ncclInvalidUsage,
-                "ncclCommInitRank: " + std::to_string(nranks) +
-                    " ranks, but the unique id's other ranks said " +
-                    std::to_string(clique->nranks()));
-  }
-  auto member = std::make_shared<fake_nccl::Member>(clique, rank, device);
   std::string error;
-  if (ncclResult_t joined = clique->Join(member, &error);
-      joined != ncclSuccess) {
-    return Fail(joined, error);
+  if (maker == getpid()) {
+    clique = fake_nccl::FindOrMakeClique(key, nranks);
+    if (clique->nranks() != nranks) {
+      return Fail(ncclInvalidUsage,
+                  "ncclCommInitRank: " + std::to_string(nranks) +
+                      " ranks, but the unique id's other ranks said " +
+                      std::to_string(clique->nranks()));
+    }
+    rendezvous = clique;
+  } else {
+    rendezvous = fake_nccl::RemoteClique::Connect(key, maker, nranks, rank,
+                                                  device, &error);
+    if (rendezvous == nullptr) return Fail(ncclSystemError, error);
+  }
+  auto member =
+      std::make_shared<fake_nccl::Member>(rendezvous, rank, device, getpid());
+  if (clique != nullptr) {
+    if (ncclResult_t joined = clique->Join(member, &error);
+        joined != ncclSuccess) {
+      return Fail(joined, error);
+    }
   }
   *comm = new ncclComm{member};
   if (fake_nccl::group.depth > 0) {
-    fake_nccl::group.joins.push_back(clique);
+    fake_nccl::group.joins.push_back(rendezvous);
     return ncclSuccess;
   }
-  if (ncclResult_t complete = clique->AwaitComplete(&error);
+  if (ncclResult_t complete = rendezvous->AwaitComplete(&error);
       complete != ncclSuccess) {
     return Fail(complete, error);
   }
@@ -363,13 +373,14 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id,
 
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   if (comm == nullptr) return Fail(ncclInvalidArgument, "comm is NULL");
+  comm->member->rendezvous().Leave();
   delete comm;
   return ncclSuccess;
 }
 
 ncclResult_t ncclCommAbort(ncclComm_t comm) {
   if (comm == nullptr) return Fail(ncclInvalidArgument, "comm is NULL");
-  comm->member->clique().Abort();
+  comm->member->rendezvous().Abort();
   delete comm;
   return ncclSuccess;
 }
@@ -393,14 +404,14 @@ ncclResult_t ncclGroupEnd() {
     return Fail(ncclInvalidUsage, "ncclGroupEnd without ncclGroupStart");
   }
   if (--group.depth > 0) return ncclSuccess;
-  std::vector<std::shared_ptr<fake_nccl::Clique>> joins =
+  std::vector<std::shared_ptr<fake_nccl::Rendezvous>> joins =
       std::move(group.joins);
   std::vector<fake_nccl::Pending> pending = std::move(group.pending);
   group.joins.clear();
   group.pending.clear();
-  for (const auto& clique : joins) {
+  for (const auto& rendezvous : joins) {
     std::string error;
-    if (ncclResult_t complete = clique->AwaitComplete(&error);
+    if (ncclResult_t complete = rendezvous->AwaitComplete(&error);
         complete != ncclSuccess) {
       return Fail(complete, error);
     }
@@ -454,7 +465,7 @@ ncclResult_t ncclBroadcast(const void* send, void* recv, size_t count,
       checked != ncclSuccess) {
     return checked;
   }
-  if (root < 0 || root >= comm->member->clique().nranks()) {
+  if (root < 0 || root >= comm->member->rendezvous().nranks()) {
     return Fail(
         ncclInvalidArgument,
         "ncclBroadcast: root " + std::to_string(root) + " is not a rank");
