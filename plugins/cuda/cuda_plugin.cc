@@ -9,9 +9,9 @@
 // process_index) lists every process's GPUs; processes of one machine
 // (option host_name) form a slice. Communicators within a slice run on
 // NCCL, across its processes too (the unique id passed through the
-// key-value store); communicators spanning slices run on the host
-// communicator, over UCX between processes, with each rank's data staged
-// through the driver's pinned pool.
+// key-value store); communicators spanning slices combine NCCL within each
+// slice with the host communicator over UCX between slices, data staged
+// through the driver's pinned pool (sliced_communicator.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,6 +33,7 @@
 #if PJRTX_CUDA_WITH_NCCL
 #include "plugins/cuda/nccl_communicator.h"
 #include "plugins/cuda/nccl_library.h"
+#include "plugins/cuda/sliced_communicator.h"
 #endif
 #include "runtime/collectives/host_communicator.h"
 #ifdef PJRTX_HAVE_UCX
@@ -213,13 +214,24 @@ class CudaPlugin : public pjrtx::Plugin {
     }
     if (SpansSlices(*client, global_device_ids)) {
       // NCCL runs within a machine; between machines the ranks meet over
-      // UCX (the DCN), each rank's data staged through host memory.
+      // UCX (the DCN), data staged through host memory.
       pjrtx::collectives::TransportFactory remote;
 #ifdef PJRTX_HAVE_UCX
       remote = pjrtx::collectives::UcxTransportFactory();
 #endif
-      return pjrtx::collectives::HostCommunicator::Create(
-          std::move(client), global_device_ids, timeout_ms, std::move(remote));
+      std::vector<int64_t> slice_of_rank;
+      for (int64_t id : global_device_ids) {
+        int64_t slice = 0;
+        for (int d = 0; d < client->num_devices(); ++d) {
+          if (client->device(d).global_id == id) {
+            slice = SliceIndex(client->device(d));
+          }
+        }
+        slice_of_rank.push_back(slice);
+      }
+      return SlicedCommunicator::Create(LoadNccl(), *driver, std::move(client),
+                                        global_device_ids, slice_of_rank,
+                                        timeout_ms, std::move(remote));
     }
     return NcclCommunicator::Create(LoadNccl(), *driver, std::move(client),
                                     global_device_ids, timeout_ms);

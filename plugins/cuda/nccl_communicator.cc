@@ -315,18 +315,17 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
     for (size_t i = 0; i < num_local; ++i) {
       const int64_t rank = ranks_[i].rank;
       const int64_t to = request.send_to[i];
-      if (auto peer = local_index.find(to); peer != local_index.end() &&
-                                            request.recv_from[peer->second] !=
-                                                rank) {
+      if (auto peer = local_index.find(to);
+          peer != local_index.end() &&
+          request.recv_from[peer->second] != rank) {
         return absl::InvalidArgumentError(absl::StrCat(
             "rank ", rank, " sends to rank ", to, ", which receives from ",
             request.recv_from[peer->second], "; expected ", rank,
             " so that every message has a receiver"));
       }
       const int64_t from = request.recv_from[i];
-      if (auto peer = local_index.find(from); peer != local_index.end() &&
-                                              request.send_to[peer->second] !=
-                                                  rank) {
+      if (auto peer = local_index.find(from);
+          peer != local_index.end() && request.send_to[peer->second] != rank) {
         return absl::InvalidArgumentError(absl::StrCat(
             "rank ", rank, " receives from rank ", from, ", which sends to ",
             request.send_to[peer->second], "; expected ", rank,

@@ -20,9 +20,8 @@
 //   counters  the hierarchical all-reduce of M = k*c*s*4 bytes over s
 //             slices of c chips moves exactly 2(s-1)/s * M/c bytes per chip
 //             over DCN and stages one copy out of and one into each chip
-//             (of its shard, M/c; of the whole buffer with --layout=
-//             hosts), while a naive exchange (every slice's buffer to
-//             every other slice) moves (s-1) * M/c per chip. With
+//             (of its shard, M/c), while a naive exchange (every slice's buffer
+//             to every other slice) moves (s-1) * M/c per chip. With
 //             --layout=processes (one slice) nothing crosses a slice and
 //             nothing is staged.
 //   kill      the last process kills itself in the middle of an all-reduce;
@@ -90,9 +89,6 @@ struct Job {
   Client* client = nullptr;
   std::vector<Device> devices;  // Rank r is devices[r].
   std::vector<int64_t> ids;
-  // Whether the plugin stages whole buffers rather than the cross-slice
-  // shard (device memory the host cannot address: the CUDA plugin).
-  bool stages_whole_buffers = false;
   // Whether the processes are one slice (processes of one machine).
   bool one_slice = false;
   int failures = 0;
@@ -413,17 +409,10 @@ void RunCounters(Job& job, int64_t k) {
                            " device-to-host and ", want_staging_ops / 2,
                            " host-to-device staging copies (got ",
                            h.staging_ops, " staging ops)"));
-    if (job.stages_whole_buffers) {
-      job.Check(h.staging_bytes == 2 * m,
-                absl::StrCat(rank,
-                             ": staged bytes are the whole buffer, M, "
-                             "each way"));
-    } else {
-      job.Check(h.staging_bytes == (s > 1 ? 2 * m / c : 0),
-                absl::StrCat(rank,
-                             ": staged bytes are the chip's shard, M/c, "
-                             "each way"));
-    }
+    job.Check(h.staging_bytes == (s > 1 ? 2 * m / c : 0),
+              absl::StrCat(rank,
+                           ": staged bytes are the chip's shard, M/c, "
+                           "each way"));
     job.Check(v.dcn_sent_bytes == want_naive,
               absl::StrCat(rank, ": naive DCN bytes = (s-1)*M/c"));
   }
@@ -684,7 +673,6 @@ int main(int argc, char** argv) {
   job.process = process;
   job.processes = processes;
   job.client = &*client;
-  job.stages_whole_buffers = flags.layout == "hosts";
   job.one_slice = flags.layout == "processes";
   job.devices = client->devices();
   for (const Device& device : job.devices) job.ids.push_back(device.id());

@@ -5,7 +5,7 @@
 # With `hosts` or `processes` last, the CUDA plugin over fake GPUs
 # (FAKE_CUDA_GPUS=2 each), the job's processes numbered rather than
 # sliced: `hosts` puts each on a machine of its own (a slice: UCX between
-# them, whole buffers staged), the counters from 2 processes up (alone, a
+# them, shards staged), the counters from 2 processes up (alone, a
 # process's GPUs use NCCL); `processes` puts them on one machine (one
 # slice: NCCL across the processes, nothing staged).
 #   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN
