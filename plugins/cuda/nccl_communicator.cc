@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -93,6 +94,37 @@ int ComputeMajor(const pjrtx::DeviceSpec& spec) {
   return 0;
 }
 
+// Every process of the ranks says it has reached the creation of its NCCL
+// ranks and waits (up to `timeout_ms` in all) for the others: NCCL's own
+// joining would wait forever for a process that never comes.
+absl::Status AwaitProcesses(pjrtx::KeyValueStore& store, const std::string& key,
+                            const std::set<int>& processes, int mine,
+                            int64_t timeout_ms) {
+  PJRTX_RETURN_IF_ERROR(store.Put(absl::StrCat(key, "/arrived/", mine), "1"));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  std::vector<int> missing;
+  for (int process : processes) {
+    if (process == mine) continue;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    absl::StatusOr<std::string> arrived =
+        store.Get(absl::StrCat(key, "/arrived/", process),
+                  std::max<int64_t>(left.count(), 1));
+    if (absl::IsDeadlineExceeded(arrived.status())) {
+      missing.push_back(process);
+    } else if (!arrived.ok()) {
+      return arrived.status();
+    }
+  }
+  if (missing.empty()) return absl::OkStatus();
+  return absl::DeadlineExceededError(absl::StrCat(
+      "process(es) ", absl::StrJoin(missing, ", "),
+      " did not create the communicator within ", timeout_ms,
+      " ms; every process owning one of its devices must create it, in the "
+      "same order as its other communicators"));
+}
+
 // The same status with `prefix` before its message.
 absl::Status Prefixed(const absl::Status& status, absl::string_view prefix) {
   return absl::Status(status.code(), absl::StrCat(prefix, status.message()));
@@ -125,11 +157,12 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
   }
   // Taken in every process alike, before anything can fail, so that the
   // processes' creations keep pairing up.
-  const std::string id_key =
+  const std::string key =
       spans_processes
           ? absl::StrCat(pjrtx::collectives::CommunicatorKey(device_ids),
-                         "/nccl_unique_id")
+                         "/nccl")
           : std::string();
+  const std::string id_key = absl::StrCat(key, "/unique_id");
   std::unique_ptr<NcclCommunicator> communicator(
       new NcclCommunicator(nccl, driver, client, size, timeout_ms));
   for (int64_t r = 0; r < size; ++r) {
@@ -168,6 +201,17 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
       }
       std::memcpy(id.internal, bytes.data(), bytes.size());
     }
+  }
+  if (spans_processes) {
+    std::set<int> processes;
+    int mine = 0;
+    for (int device : devices) {
+      const pjrtx::DeviceSpec& spec = client->device(device);
+      processes.insert(spec.process_index);
+      if (spec.addressable) mine = spec.process_index;
+    }
+    PJRTX_RETURN_IF_ERROR(
+        AwaitProcesses(*store, key, processes, mine, timeout_ms));
   }
   // One thread creates this process's ranks; NCCL allows that only inside
   // a group (each ncclCommInitRank on its own waits for the other ranks to

@@ -28,6 +28,9 @@
 //             every other rank's event must fail with UNAVAILABLE or
 //             DEADLINE_EXCEEDED within the timeout. Survivors report and
 //             exit 3 (SIGTERM from the launcher is held off until then).
+//   absent    the last process never creates the communicator: every
+//             other process's creation fails with DEADLINE_EXCEEDED within
+//             the timeout.
 //   mismatch  process 0 all-reduces k elements, the others 2k: every rank
 //             must fail with INVALID_ARGUMENT (on NCCL across processes,
 //             with whatever NCCL reports).
@@ -46,6 +49,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -420,6 +424,28 @@ void RunCounters(Job& job, int64_t k) {
 
 volatile sig_atomic_t g_terminate_requested = 0;
 
+void RunAbsent(Job& job) {
+  if (job.process == job.processes - 1) {
+    std::printf("absent: not creating the communicator\n");
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(kKillTimeoutMs) +
+                                std::chrono::seconds(3));
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Communicator> made =
+      Communicator::Create(*job.client, job.ids, kKillTimeoutMs);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  job.Check(absl::IsDeadlineExceeded(made.status()) &&
+                seconds < kKillTimeoutMs / 1000.0 + 2.0,
+            absl::StrCat("creating a communicator without the last process "
+                         "fails with DEADLINE_EXCEEDED within the timeout (",
+                         kKillTimeoutMs / 1000.0, " s) after ", seconds,
+                         " s: ", made.status().ToString()));
+}
+
 void RunKill(Job& job) {
   std::optional<Communicator> made = CreateOver(job, job.ids, kKillTimeoutMs);
   if (!made.has_value()) return;
@@ -513,7 +539,7 @@ void RunMismatch(Job& job, int64_t k) {
 int Usage(const char* problem) {
   std::fprintf(stderr,
                "%s\nusage: collectives_job --plugin=PATH "
-               "ops|counters|kill|mismatch|compiled "
+               "ops|counters|kill|absent|mismatch|compiled "
                "[--layout=slices|hosts|processes] "
                "[--topology=v5e:2x2] [--k=1024]\n",
                problem);
@@ -683,6 +709,8 @@ int main(int argc, char** argv) {
     RunOps(job);
   } else if (flags.mode == "counters") {
     RunCounters(job, flags.k);
+  } else if (flags.mode == "absent") {
+    RunAbsent(job);
   } else if (flags.mode == "kill") {
     RunKill(job);
   } else if (flags.mode == "mismatch") {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs collectives_job under `pjrtx launch`: every kind of collective over
 # 2 processes, the DCN and staging counters for 1 to 4 slices, collectives
-# compiled into a program, and ranks that disagree on an all-reduce.
+# compiled into a program, a process that never creates the communicator,
+# and ranks that disagree on an all-reduce.
 # With `hosts` or `processes` last, the CUDA plugin over fake GPUs
 # (FAKE_CUDA_GPUS=2 each), the job's processes numbered rather than
 # sliced: `hosts` puts each on a machine of its own (a slice: UCX between
@@ -46,6 +47,8 @@ else
   run "compiled collectives across 2 processes of 4 chips" \
     -n 2 -- "$job" "${common[@]}" compiled
 fi
+run "a process that never creates the communicator is named" \
+  -n 2 -- "$job" "${common[@]}" absent
 run "mismatched all-reduce sizes are named" \
   -n 2 -- "$job" "${common[@]}" --k=64 mismatch
 
