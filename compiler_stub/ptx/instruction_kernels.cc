@@ -79,13 +79,15 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   if (!target_isa.ok()) return target_isa.status();
   absl::Status named = CheckKernelName(name);
   if (!named.ok()) return named;
-  // Sort and scatter have one result per operand (their kernels say which
-  // counts they take); every other op, one.
+  // Sort, scatter, reduce and reduce_window have one result per operand (their
+  // kernels say which counts they take); every other op, one.
   if (!AllTensors(instruction.operand_types) ||
       !AllTensors(instruction.result_types) ||
       (instruction.result_types.size() != 1 &&
        instruction.opcode != OpCode::kSort &&
-       instruction.opcode != OpCode::kScatter)) {
+       instruction.opcode != OpCode::kScatter &&
+       instruction.opcode != OpCode::kReduce &&
+       instruction.opcode != OpCode::kReduceWindow)) {
     return Unsupported(instruction, "on tuples or tokens");
   }
   InstructionKernel kernel;

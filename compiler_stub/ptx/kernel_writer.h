@@ -146,6 +146,11 @@ absl::StatusOr<Register> EmitScalarRegion(
     KernelWriter& writer, const ir::Program& program,
     const ir::Instruction& instruction, int region,
     const std::vector<Register>& arguments);
+// The same for a region of any number of results, in order.
+absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
+    KernelWriter& writer, const ir::Program& program,
+    const ir::Instruction& instruction, int region,
+    const std::vector<Register>& arguments);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

@@ -1,8 +1,11 @@
-// reduce (and kFusedReduce) whose body is one binary op. One thread per
-// output element folds its reduced elements into the init value in the
-// input's row-major order, accumulator first, as the CPU reference does,
-// so float results are the same bits: acc = body(acc, x) with each op
-// rounded as the elementwise emitter rounds it.
+// reduce (and kFusedReduce). One thread per output element folds its
+// reduced elements into the init value in the input's row-major order,
+// accumulator first, as the CPU reference does, so float results are the
+// same bits: acc = body(acc, x) with each op rounded as the elementwise
+// emitter rounds it. A body of one binary op is applied directly; any
+// other body, and reductions of several inputs at once (argmax's value and
+// index), evaluate the body's region on the accumulators and the inputs'
+// elements: (acc_1..acc_n) = body(acc_1..acc_n, x_1..x_n).
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -91,15 +94,117 @@ absl::Status Fold(KernelWriter& writer, const ir::Program& program,
   return absl::OkStatus();
 }
 
+namespace {
+
+// The kept and the reduced dimensions of `input`: strides of the kept ones,
+// sizes and strides of the reduced ones; false if a reduced one is empty.
+bool SplitDimensions(const ir::Shape& input, const std::vector<int64_t>& dims,
+                     std::vector<int64_t>& kept_strides,
+                     std::vector<int64_t>& reduced_dims,
+                     std::vector<int64_t>& reduced_strides) {
+  const std::vector<int64_t> strides = RowMajorStrides(input.dims);
+  bool empty = false;
+  for (size_t d = 0; d < input.dims.size(); ++d) {
+    if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
+      reduced_dims.push_back(input.dims[d]);
+      reduced_strides.push_back(strides[d]);
+      if (input.dims[d] == 0) empty = true;
+    } else {
+      kept_strides.push_back(strides[d]);
+    }
+  }
+  return !empty;
+}
+
+// reduce of n inputs with any body: the body's region over n accumulators.
+absl::Status EmitRegionReduce(KernelWriter& writer, const ir::Program& program,
+                              const Instruction& instruction, int n) {
+  for (const ir::ValueType& operand : instruction.operand_types) {
+    if (!RegisterClassFor(operand.shape.type)) {
+      return Unsupported(instruction, On(operand.shape.type));
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    if (instruction.operand_types[i].shape.dims !=
+        instruction.operand_types[0].shape.dims) {
+      return Unsupported(instruction, "with inputs of different shapes");
+    }
+  }
+  const ir::Shape& input = instruction.operand_types[0].shape;
+  const ir::Shape& result = instruction.result_types[0].shape;
+  std::vector<int64_t> kept_strides, reduced_dims, reduced_strides;
+  const bool nonempty =
+      SplitDimensions(input, instruction.attributes.dims, kept_strides,
+                      reduced_dims, reduced_strides);
+
+  PtxBuilder& b = writer.builder();
+  std::vector<Register> inits;
+  for (int i = 0; i < n; ++i) {
+    const ElementType type = instruction.operand_types[n + i].shape.type;
+    inits.push_back(
+        writer.Load(type, absl::StrCat("[", writer.input(n + i), "]")));
+  }
+  const std::string index = writer.BeginLoop();
+  const std::vector<std::string> kept = writer.Unflatten(index, result.dims);
+  const std::string offset = writer.Affine(kept, kept_strides, 0);
+  std::vector<Register> accumulators;
+  for (int i = 0; i < n; ++i) {
+    const ElementType type = instruction.result_types[i].shape.type;
+    if (type != inits[i].type) {
+      return Unsupported(instruction, "with differing element types");
+    }
+    accumulators.push_back(
+        Register{b.NewRegister(*RegisterClassFor(type)), type});
+    writer.Move(accumulators[i], inits[i]);
+  }
+  auto fold = [&]() -> absl::Status {
+    std::vector<Register> arguments = accumulators;
+    for (int i = 0; i < n; ++i) {
+      const ElementType type = instruction.operand_types[i].shape.type;
+      arguments.push_back(writer.Load(
+          type,
+          writer.Address(writer.input(i), offset, ir::StorageSize(type))));
+    }
+    absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
+        writer, program, instruction, instruction.regions[0], arguments);
+    if (!next.ok()) return next.status();
+    if (next->size() != accumulators.size()) {
+      return Unsupported(instruction, "with a body of the wrong arity");
+    }
+    for (int i = 0; i < n; ++i) {
+      if ((*next)[i].type != accumulators[i].type) {
+        return Unsupported(instruction, "with differing element types");
+      }
+      writer.Move(accumulators[i], (*next)[i]);
+    }
+    return absl::OkStatus();
+  };
+  if (nonempty) {
+    absl::Status status =
+        writer.Loops(reduced_dims, {reduced_strides}, {offset}, fold);
+    if (!status.ok()) return status;
+  }
+  for (int i = 0; i < n; ++i) {
+    writer.Store(accumulators[i],
+                 writer.Address(writer.output(i), index,
+                                ir::StorageSize(accumulators[i].type)));
+  }
+  writer.EndLoop();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const Instruction& instruction) {
   const bool fused = instruction.opcode == OpCode::kFusedReduce;
-  const int num_inputs = static_cast<int>(instruction.operands.size()) - 1;
-  if (!fused && (num_inputs != 1 || instruction.results.size() != 1)) {
-    return Unsupported(instruction,
-                       absl::StrCat("with ", num_inputs, " inputs"));
-  }
+  const int num_inputs =
+      fused ? static_cast<int>(instruction.operands.size()) - 1
+            : static_cast<int>(instruction.operands.size()) / 2;
   const Instruction* reducer = Reducer(program, instruction);
+  if (!fused && (num_inputs != 1 || reducer == nullptr)) {
+    return EmitRegionReduce(writer, program, instruction, num_inputs);
+  }
   if (reducer == nullptr) {
     return Unsupported(instruction,
                        "with a body other than one add, multiply, maximum, "
@@ -128,19 +233,10 @@ absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
 
   // Kept dimensions index the output; reduced ones are walked in
   // ascending order.
-  const std::vector<int64_t> strides = RowMajorStrides(input.dims);
   std::vector<int64_t> kept_strides, reduced_dims, reduced_strides;
-  bool empty = false;
-  for (size_t d = 0; d < input.dims.size(); ++d) {
-    const std::vector<int64_t>& reduced = instruction.attributes.dims;
-    if (std::find(reduced.begin(), reduced.end(), d) != reduced.end()) {
-      reduced_dims.push_back(input.dims[d]);
-      reduced_strides.push_back(strides[d]);
-      if (input.dims[d] == 0) empty = true;
-    } else {
-      kept_strides.push_back(strides[d]);
-    }
-  }
+  const bool empty =
+      !SplitDimensions(input, instruction.attributes.dims, kept_strides,
+                       reduced_dims, reduced_strides);
 
   PtxBuilder& b = writer.builder();
   InstructionEmitter& emitter = writer.emitter();

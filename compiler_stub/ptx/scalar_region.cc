@@ -1,5 +1,5 @@
 // Regions evaluated on scalars inside a kernel: the comparator of sort,
-// the computation of map.
+// the computation of map, the bodies of general reductions.
 #include <map>
 #include <string>
 #include <vector>
@@ -17,11 +17,24 @@ absl::StatusOr<Register> EmitScalarRegion(
     KernelWriter& writer, const ir::Program& program,
     const Instruction& instruction, int index,
     const std::vector<Register>& arguments) {
-  const ir::Computation& region = program.computations[index];
-  if (!region.captures.empty() || region.results.size() != 1) {
+  if (program.computations[index].results.size() != 1) {
     return Unsupported(instruction,
-                       "with a region that reads values from outside it or "
-                       "returns more than one value");
+                       "with a region that returns more than one value");
+  }
+  absl::StatusOr<std::vector<Register>> results =
+      EmitScalarRegionResults(writer, program, instruction, index, arguments);
+  if (!results.ok()) return results.status();
+  return results->front();
+}
+
+absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
+    KernelWriter& writer, const ir::Program& program,
+    const Instruction& instruction, int index,
+    const std::vector<Register>& arguments) {
+  const ir::Computation& region = program.computations[index];
+  if (!region.captures.empty()) {
+    return Unsupported(instruction,
+                       "with a region that reads values from outside it");
   }
   std::map<int, Register> values;
   for (size_t i = 0; i < region.parameters.size(); ++i) {
@@ -70,12 +83,16 @@ absl::StatusOr<Register> EmitScalarRegion(
     absl::Status status = emit(step);
     if (!status.ok()) return status;
   }
-  auto result = values.find(region.results[0]);
-  if (result == values.end()) {
-    return Unsupported(instruction,
-                       "with a region whose result it cannot compute");
+  std::vector<Register> results;
+  for (int value : region.results) {
+    auto result = values.find(value);
+    if (result == values.end()) {
+      return Unsupported(instruction,
+                         "with a region whose result it cannot compute");
+    }
+    results.push_back(result->second);
   }
-  return result->second;
+  return results;
 }
 
 }  // namespace pjrtx::ptx

@@ -1,9 +1,10 @@
-// reduce_window with one input and a body that is one binary op. One
-// thread per output element walks its window in row-major order, folding
-// each position into the init value as the CPU reference does
-// (runtime/cpu/window_kernels.cc): a position on padding or between
-// base-dilated elements folds in the init value itself, so float results
-// are the same bits.
+// reduce_window. One thread per output element walks its window in
+// row-major order, folding each position into the init value as the CPU
+// reference does (runtime/cpu/window_kernels.cc): a position on padding or
+// between base-dilated elements folds in the init value itself, so float
+// results are the same bits. A body of one binary op is applied directly;
+// any other body, and several inputs reduced together, evaluate the
+// body's region on the accumulators and the elements.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,27 +25,28 @@ int64_t AtOr(const std::vector<int64_t>& values, size_t d, int64_t fallback) {
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,
                                     const ir::Program& program,
                                     const ir::Instruction& instruction) {
-  if (instruction.operands.size() != 2 || instruction.results.size() != 1) {
-    return Unsupported(
-        instruction,
-        absl::StrCat("with ", instruction.operands.size() / 2, " inputs"));
-  }
-  const ir::Instruction* reducer = Reducer(program, instruction);
-  if (reducer == nullptr) {
-    return Unsupported(instruction,
-                       "with a body other than one add, multiply, maximum, "
-                       "minimum, and or or of its parameters");
-  }
+  const int n = static_cast<int>(instruction.operands.size()) / 2;
+  // The direct path needs one input and a one-op body.
+  const ir::Instruction* reducer =
+      n == 1 ? Reducer(program, instruction) : nullptr;
   const ir::Shape& input = instruction.operand_types[0].shape;
   const ir::Shape& result = instruction.result_types[0].shape;
-  const ir::ElementType type = result.type;
-  if (input.type != type || instruction.operand_types[1].shape.type != type ||
-      reducer->result_types[0].shape.type != type) {
-    return Unsupported(instruction, "with differing element types");
-  }
-  if (!RegisterClassFor(type)) {
-    return Unsupported(instruction,
-                       absl::StrCat("on ", ir::ElementTypeToMlir(type)));
+  std::vector<ir::ElementType> types;
+  for (int i = 0; i < n; ++i) {
+    const ir::ElementType type = instruction.result_types[i].shape.type;
+    if (instruction.operand_types[i].shape.type != type ||
+        instruction.operand_types[n + i].shape.type != type ||
+        (reducer != nullptr && reducer->result_types[0].shape.type != type)) {
+      return Unsupported(instruction, "with differing element types");
+    }
+    if (instruction.operand_types[i].shape.dims != input.dims) {
+      return Unsupported(instruction, "with inputs of different shapes");
+    }
+    if (!RegisterClassFor(type)) {
+      return Unsupported(instruction,
+                         absl::StrCat("on ", ir::ElementTypeToMlir(type)));
+    }
+    types.push_back(type);
   }
   const ir::WindowSpec& window = instruction.attributes.window;
   const size_t rank = input.dims.size();
@@ -53,16 +55,23 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
   }
 
   PtxBuilder& b = writer.builder();
-  const Register init =
-      writer.Load(type, absl::StrCat("[", writer.input(1), "]"));
+  std::vector<Register> inits;
+  for (int i = 0; i < n; ++i) {
+    inits.push_back(
+        writer.Load(types[i], absl::StrCat("[", writer.input(n + i), "]")));
+  }
   const std::vector<int64_t> input_strides = RowMajorStrides(input.dims);
   bool empty_window = false;
   for (int64_t size : window.dimensions) empty_window |= size == 0;
 
   const std::string index = writer.BeginLoop();
   const std::vector<std::string> out = writer.Unflatten(index, result.dims);
-  const Register acc{b.NewRegister(*RegisterClassFor(type)), type};
-  writer.Move(acc, init);
+  std::vector<Register> accumulators;
+  for (int i = 0; i < n; ++i) {
+    accumulators.push_back(
+        Register{b.NewRegister(*RegisterClassFor(types[i])), types[i]});
+    writer.Move(accumulators[i], inits[i]);
+  }
   // Per dimension, the padded-input coordinate of the window position,
   // starting at the window's first position and stepping by the window
   // dilation as the loops run.
@@ -75,10 +84,14 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
     steps[d][d] = AtOr(window.window_dilations, d, 1);
   }
 
-  // One window position: acc = body(acc, x), x the input element there or
-  // the init value on padding.
+  // One window position: acc = body(acc, x), x the inputs' elements there
+  // or the init values on padding.
   auto fold = [&]() -> absl::Status {
-    const Register x{b.NewRegister(*RegisterClassFor(type)), type};
+    std::vector<Register> xs;
+    for (int i = 0; i < n; ++i) {
+      xs.push_back(
+          Register{b.NewRegister(*RegisterClassFor(types[i])), types[i]});
+    }
     const std::string padding = writer.NewLabel("padding");
     const std::string combine = writer.NewLabel("combine");
     std::vector<std::string> source_index;
@@ -105,21 +118,44 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
       source_index.push_back(element);
     }
     const std::string source = writer.Affine(source_index, input_strides, 0);
-    writer.Move(x, writer.Load(type, writer.Address(writer.input(0), source,
-                                                    ir::StorageSize(type))));
+    for (int i = 0; i < n; ++i) {
+      writer.Move(xs[i], writer.Load(types[i], writer.Address(
+                                                   writer.input(i), source,
+                                                   ir::StorageSize(types[i]))));
+    }
     b.Emit("bra", {combine});
     b.EmitLabel(padding);
-    writer.Move(x, init);
+    for (int i = 0; i < n; ++i) writer.Move(xs[i], inits[i]);
     b.EmitLabel(combine);
-    return Fold(writer, program, instruction, *reducer, acc, x);
+    if (reducer != nullptr) {
+      return Fold(writer, program, instruction, *reducer, accumulators[0],
+                  xs[0]);
+    }
+    std::vector<Register> arguments = accumulators;
+    arguments.insert(arguments.end(), xs.begin(), xs.end());
+    absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
+        writer, program, instruction, instruction.regions[0], arguments);
+    if (!next.ok()) return next.status();
+    if (next->size() != accumulators.size()) {
+      return Unsupported(instruction, "with a body of the wrong arity");
+    }
+    for (int i = 0; i < n; ++i) {
+      if ((*next)[i].type != types[i]) {
+        return Unsupported(instruction, "with differing element types");
+      }
+      writer.Move(accumulators[i], (*next)[i]);
+    }
+    return absl::OkStatus();
   };
   if (!empty_window) {
     absl::Status status =
         writer.Loops(window.dimensions, steps, coordinates, fold);
     if (!status.ok()) return status;
   }
-  writer.Store(acc,
-               writer.Address(writer.output(0), index, ir::StorageSize(type)));
+  for (int i = 0; i < n; ++i) {
+    writer.Store(accumulators[i], writer.Address(writer.output(i), index,
+                                                 ir::StorageSize(types[i])));
+  }
   writer.EndLoop();
   return absl::OkStatus();
 }

@@ -113,11 +113,10 @@ std::optional<Emitted> Compile(const std::string& text, ir::OpCode opcode,
 // Runs `kernel` in the PTX interpreter with `grid` x `block` threads;
 // inputs are entry parameters, whose values `arguments` holds. Returns the
 // bytes of its one output.
-std::optional<Bytes> RunKernel(const InstructionKernel& kernel,
-                               const ir::Computation& entry,
-                               const std::vector<cpu::Literal>& arguments,
-                               const ir::Shape& output, unsigned grid,
-                               unsigned block) {
+std::optional<std::vector<Bytes>> RunKernel(
+    const InstructionKernel& kernel, const ir::Computation& entry,
+    const std::vector<cpu::Literal>& arguments,
+    const std::vector<ir::Shape>& outputs, unsigned grid, unsigned block) {
   std::string error;
   std::unique_ptr<fake_cuda::PtxModule> module =
       fake_cuda::PtxModule::Parse(kernel.ptx, &error);
@@ -146,8 +145,11 @@ std::optional<Bytes> RunKernel(const InstructionKernel& kernel,
     memory.Write(address, argument.data(), argument.size_bytes());
     params.push_back(U64Param(address));
   }
-  const uint64_t out = memory.Allocate(output.size_bytes());
-  params.push_back(U64Param(out));
+  std::vector<uint64_t> out;
+  for (const ir::Shape& output : outputs) {
+    out.push_back(memory.Allocate(output.size_bytes()));
+    params.push_back(U64Param(out.back()));
+  }
   params.push_back(U64Param(kernel.threads));
   if (entry_point->param_sizes() != std::vector<size_t>(params.size(), 8)) {
     ADD_FAILURE() << "unexpected parameters\n" << kernel.ptx;
@@ -158,7 +160,11 @@ std::optional<Bytes> RunKernel(const InstructionKernel& kernel,
     ADD_FAILURE() << error << "\n" << kernel.ptx;
     return std::nullopt;
   }
-  return memory.Read(out, output.size_bytes());
+  std::vector<Bytes> results;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    results.push_back(memory.Read(out[i], outputs[i].size_bytes()));
+  }
+  return results;
 }
 
 enum class Reference {
@@ -166,16 +172,17 @@ enum class Reference {
   kDotKernel,    // cpu::DotGeneral, the reference kernel (not oneDNN).
 };
 
-// The program's result on `arguments`, as the CPU computes it.
-std::optional<cpu::Literal> CpuResult(const Emitted& emitted,
-                                      const std::vector<cpu::Literal>& args,
-                                      Reference reference) {
+// The program's results on `arguments`, as the CPU computes them.
+std::optional<std::vector<cpu::Literal>> CpuResults(
+    const Emitted& emitted, const std::vector<cpu::Literal>& args,
+    Reference reference) {
   const ir::Computation& entry =
       emitted.program.computations[emitted.program.entry];
   const ir::Instruction& instruction = entry.instructions[emitted.instruction];
   if (reference == Reference::kDotKernel) {
-    return cpu::DotGeneral(args[0], args[1], instruction.attributes.dot,
-                           instruction.result_types[0].shape);
+    return std::vector<cpu::Literal>{
+        cpu::DotGeneral(args[0], args[1], instruction.attributes.dot,
+                        instruction.result_types[0].shape)};
   }
   cpu::Interpreter interpreter(emitted.program);
   std::vector<cpu::Value> values;
@@ -187,7 +194,9 @@ std::optional<cpu::Literal> CpuResult(const Emitted& emitted,
     ADD_FAILURE() << results.status();
     return std::nullopt;
   }
-  return (*results)[0].tensor;
+  std::vector<cpu::Literal> tensors;
+  for (const cpu::Value& value : *results) tensors.push_back(value.tensor);
+  return tensors;
 }
 
 // Emits the kernel of the first `opcode` instruction of `text` for sm_80
@@ -203,19 +212,21 @@ void Check(const std::string& text, ir::OpCode opcode,
   const ir::Computation& entry =
       emitted->program.computations[emitted->program.entry];
   const ir::Instruction& instruction = entry.instructions[emitted->instruction];
-  ASSERT_EQ(entry.results.size(), 1u);
-  ASSERT_EQ(entry.results[0], instruction.results[0])
-      << "the instruction must compute the program's result";
+  ASSERT_EQ(entry.results, instruction.results)
+      << "the instruction must compute the program's results";
   std::mt19937 rng(static_cast<uint32_t>(std::hash<std::string>()(text)));
   std::vector<cpu::Literal> arguments;
   for (const ir::ValueType& type : entry.parameter_types) {
     arguments.emplace_back(type.shape);
     Fill(arguments.back(), rng, specials);
   }
-  std::optional<cpu::Literal> expected =
-      CpuResult(*emitted, arguments, reference);
+  std::optional<std::vector<cpu::Literal>> expected =
+      CpuResults(*emitted, arguments, reference);
   if (!expected) return;
-  const ir::Shape& shape = instruction.result_types[0].shape;
+  std::vector<ir::Shape> shapes;
+  for (const ir::ValueType& type : instruction.result_types) {
+    shapes.push_back(type.shape);
+  }
   const std::string ptxas = testing::FindPtxas();
   for (int sm : {80, 90}) {
     SCOPED_TRACE(absl::StrCat("sm_", sm));
@@ -225,7 +236,7 @@ void Check(const std::string& text, ir::OpCode opcode,
     EXPECT_EQ(kernel->name, "single_op");
     EXPECT_EQ(kernel->inputs, instruction.operands);
     EXPECT_EQ(kernel->outputs, instruction.results);
-    EXPECT_EQ(kernel->threads, static_cast<uint64_t>(shape.num_elements()));
+    EXPECT_EQ(kernel->threads, static_cast<uint64_t>(shapes[0].num_elements()));
     EXPECT_THAT(kernel->ptx, HasSubstr(absl::StrCat(".target sm_", sm)));
     if (!ptxas.empty()) {
       const testing::PtxasResult assembled =
@@ -234,22 +245,25 @@ void Check(const std::string& text, ir::OpCode opcode,
     }
     // One thread doing every element, and more threads than elements.
     for (auto [grid, block] : {std::pair<unsigned, unsigned>{1, 1}, {3, 32}}) {
-      std::optional<Bytes> bytes =
-          RunKernel(*kernel, entry, arguments, shape, grid, block);
+      std::optional<std::vector<Bytes>> bytes =
+          RunKernel(*kernel, entry, arguments, shapes, grid, block);
       if (!bytes) return;
-      cpu::Literal actual(shape);
-      if (!bytes->empty()) {
-        std::memcpy(actual.data(), bytes->data(), bytes->size());
-      }
-      int mismatches = 0;
-      for (int64_t i = 0; i < shape.num_elements() && mismatches < 5; ++i) {
-        if (SameElement(actual, *expected, i)) continue;
-        ++mismatches;
-        ADD_FAILURE() << "element " << i << " of " << shape.ToString()
-                      << ": kernel " << actual.GetFloat(i) << ", CPU "
-                      << expected->GetFloat(i) << " (grid " << grid << " x "
-                      << block << ")\n"
-                      << (mismatches == 1 ? kernel->ptx : "");
+      for (size_t r = 0; r < shapes.size(); ++r) {
+        const ir::Shape& shape = shapes[r];
+        cpu::Literal actual(shape);
+        if (!(*bytes)[r].empty()) {
+          std::memcpy(actual.data(), (*bytes)[r].data(), (*bytes)[r].size());
+        }
+        int mismatches = 0;
+        for (int64_t i = 0; i < shape.num_elements() && mismatches < 5; ++i) {
+          if (SameElement(actual, (*expected)[r], i)) continue;
+          ++mismatches;
+          ADD_FAILURE() << "result " << r << ", element " << i << " of "
+                        << shape.ToString() << ": kernel " << actual.GetFloat(i)
+                        << ", CPU " << (*expected)[r].GetFloat(i) << " (grid "
+                        << grid << " x " << block << ")\n"
+                        << (mismatches == 1 ? kernel->ptx : "");
+        }
       }
     }
   }
@@ -1064,51 +1078,86 @@ func.func @main(%x: tensor<6x50x$T>, %y: tensor<6x50x$T>) -> tensor<6x50x$T> {
   }
 }
 
+TEST(InstructionKernelsTest, ReduceEvaluatesAnyBody) {
+  // A body of several ops, and one that is not associative: folded in the
+  // CPU's order, so the bits agree.
+  Check(R"(
+func.func @main(%x: tensor<4x7xf32>, %init: tensor<f32>) -> tensor<7xf32> {
+  %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : (tensor<4x7xf32>, tensor<f32>) -> tensor<7xf32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>) {
+    %d = stablehlo.subtract %a, %b : tensor<f32>
+    %t = stablehlo.maximum %d, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }
+  func.return %r : tensor<7xf32>
+})",
+        ir::OpCode::kReduce);
+  for (const char* type : {"f32", "i32", "bf16"}) {
+    Check(ReduceProgram("subtract", type, "4x3", "0", "3x"),
+          ir::OpCode::kReduce);
+  }
+  // Two inputs reduced together: the minimum and where it is, first on
+  // ties (argmin's body), over a middle dimension.
+  Check(R"(
+func.func @main(%x: tensor<3x9x2xf32>, %i: tensor<3x9x2xi32>, %x0: tensor<f32>, %i0: tensor<i32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+  %r:2 = stablehlo.reduce(%x init: %x0), (%i init: %i0) across dimensions = [1] : (tensor<3x9x2xf32>, tensor<3x9x2xi32>, tensor<f32>, tensor<i32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>) {
+    %lt = stablehlo.compare LT, %c, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = stablehlo.compare EQ, %c, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %first = stablehlo.compare LT, %d, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %first : tensor<i1>
+    %take = stablehlo.or %lt, %tie : tensor<i1>
+    %v = stablehlo.select %take, %c, %a : tensor<i1>, tensor<f32>
+    %k = stablehlo.select %take, %d, %b : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %k : tensor<f32>, tensor<i32>
+  }
+  func.return %r#0, %r#1 : tensor<3x2xf32>, tensor<3x2xi32>
+})",
+        ir::OpCode::kReduce, Reference::kInterpreter, /*specials=*/false);
+}
+
 TEST(InstructionKernelsTest, UnsupportedReductions) {
-  // A body of two ops.
-  const absl::Status body = EmitStatus(R"(
+  // A body reading a value from outside it.
+  const absl::Status captured = EmitStatus(R"(
 func.func @main(%x: tensor<4xf32>, %k: tensor<f32>) -> tensor<f32> {
   %fzero = stablehlo.constant dense<0.0> : tensor<f32>
   %r = stablehlo.reduce(%x init: %fzero) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
    reducer(%a: tensor<f32>, %b: tensor<f32>) {
     %s = stablehlo.add %a, %b : tensor<f32>
-    %t = stablehlo.multiply %s, %s : tensor<f32>
+    %t = stablehlo.multiply %s, %k : tensor<f32>
     stablehlo.return %t : tensor<f32>
   }
   func.return %r : tensor<f32>
 })",
-                                       ir::OpCode::kReduce);
-  EXPECT_EQ(body.code(), absl::StatusCode::kUnimplemented) << body;
-  EXPECT_THAT(std::string(body.message()),
-              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce .*body"));
-  // Two inputs.
-  const absl::Status variadic = EmitStatus(R"(
-func.func @main(%x: tensor<4xf32>, %y: tensor<4xi32>, %i: tensor<f32>, %j: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
-  %r:2 = stablehlo.reduce(%x init: %i), (%y init: %j) across dimensions = [0] : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
-   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>) {
-    %s = stablehlo.add %a, %c : tensor<f32>
-    %t = stablehlo.add %b, %d : tensor<i32>
-    stablehlo.return %s, %t : tensor<f32>, tensor<i32>
-  }
-  func.return %r#0, %r#1 : tensor<f32>, tensor<i32>
-})",
                                            ir::OpCode::kReduce);
-  EXPECT_EQ(variadic.code(), absl::StatusCode::kUnimplemented) << variadic;
-  EXPECT_THAT(std::string(variadic.message()),
-              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce"));
-  // A body op that is not a reducer.
-  const absl::Status subtract = EmitStatus(
-      ReduceProgram("subtract", "f32", "4x3", "0", "3x"), ir::OpCode::kReduce);
-  EXPECT_EQ(subtract.code(), absl::StatusCode::kUnimplemented) << subtract;
+  EXPECT_EQ(captured.code(), absl::StatusCode::kUnimplemented) << captured;
+  EXPECT_THAT(std::string(captured.message()),
+              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce .*outside"));
 }
 
-TEST(InstructionKernelsTest, UnsupportedReduceWindows) {
-  const std::string subtract = ReduceWindowProgram(
-      "subtract", "f32", "4x3", "window_dimensions = array<i64: 2, 1>", "3x3");
-  const absl::Status status = EmitStatus(subtract, ir::OpCode::kReduceWindow);
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented) << status;
-  EXPECT_THAT(std::string(status.message()),
-              ContainsRegex("^[0-9]+:[0-9]+: stablehlo.reduce_window .*body"));
+TEST(InstructionKernelsTest, ReduceWindowEvaluatesAnyBody) {
+  // Not associative: folded in the CPU's order, padding positions too.
+  Check(ReduceWindowProgram("subtract", "f32", "5x6",
+                            "window_dimensions = array<i64: 2, 3>, "
+                            "window_strides = array<i64: 2, 1>, "
+                            "padding = dense<[[1, 0], [0, 1]]> : "
+                            "tensor<2x2xi64>",
+                            "3x5"),
+        ir::OpCode::kReduceWindow);
+  // Max pooling that also says where each maximum came from.
+  Check(R"(
+func.func @main(%x: tensor<6x5xf32>, %i: tensor<6x5xi32>, %x0: tensor<f32>, %i0: tensor<i32>) -> (tensor<5x3xf32>, tensor<5x3xi32>) {
+  %r:2 = "stablehlo.reduce_window"(%x, %i, %x0, %i0) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<i32>):
+    %gt = stablehlo.compare GT, %c, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = stablehlo.select %gt, %c, %a : tensor<i1>, tensor<f32>
+    %k = stablehlo.select %gt, %d, %b : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %k : tensor<f32>, tensor<i32>
+  }) {window_dimensions = array<i64: 2, 3>, padding = dense<[[0, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<6x5xf32>, tensor<6x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<5x3xf32>, tensor<5x3xi32>)
+  func.return %r#0, %r#1 : tensor<5x3xf32>, tensor<5x3xi32>
+})",
+        ir::OpCode::kReduceWindow, Reference::kInterpreter,
+        /*specials=*/false);
 }
 
 TEST(InstructionKernelsTest, UnsupportedTypes) {

@@ -34,6 +34,7 @@ using ::pjrtx::client::NamedValue;
 using ::pjrtx::client::PluginLibrary;
 using ::testing::AllOf;
 using ::testing::ElementsAre;
+using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 absl::StatusOr<Client> MakeClient() {
@@ -670,6 +671,51 @@ TEST_F(CudaPluginTest, SortMovesPayloadsWithTheirKeysStably) {
     EXPECT_EQ(sorted_keys[i], expected[i].first) << "position " << i;
     EXPECT_EQ(sorted_payload[i], expected[i].second) << "position " << i;
   }
+}
+
+// argmax as JAX lowers it: one reduce over the values and their indices,
+// its body comparing and selecting both; ties keep the first index.
+constexpr char kArgmax[] = R"(
+func.func @main(%x: tensor<60xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %v = stablehlo.reshape %x : (tensor<60xf32>) -> tensor<4x15xf32>
+  %i = stablehlo.iota dim = 1 : tensor<4x15xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.reduce(%v init: %ninf), (%i init: %zero) across dimensions = [1] : (tensor<4x15xf32>, tensor<4x15xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>) {
+    %gt = stablehlo.compare GT, %c, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %val = stablehlo.select %gt, %c, %a : tensor<i1>, tensor<f32>
+    %idx = stablehlo.select %gt, %d, %b : tensor<i1>, tensor<i32>
+    stablehlo.return %val, %idx : tensor<f32>, tensor<i32>
+  }
+  func.return %r#0, %r#1 : tensor<4xf32>, tensor<4xi32>
+}
+)";
+
+TEST_F(CudaPluginTest, ArgmaxReducesValuesAndIndicesTogether) {
+  std::vector<float> x(60);
+  for (int i = 0; i < 60; ++i) x[i] = static_cast<float>((i * 23) % 17);
+  x[15 + 9] = 100;  // Row 1: a clear maximum at 9.
+  x[30 + 2] = 50;   // Row 2: ties at 2 and 11 keep 2.
+  x[30 + 11] = 50;
+  auto out = RunOnVectors(*client_, devices_[0], kArgmax,
+                          {{x.data(), PJRTX_Buffer_Type_F32, 60}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  std::vector<float> want_values;
+  std::vector<int32_t> want_indices;
+  for (int row = 0; row < 4; ++row) {
+    int best = 0;
+    for (int j = 1; j < 15; ++j) {
+      if (x[row * 15 + j] > x[row * 15 + best]) best = j;
+    }
+    want_values.push_back(x[row * 15 + best]);
+    want_indices.push_back(best);
+  }
+  EXPECT_EQ(want_indices[1], 9);
+  EXPECT_EQ(want_indices[2], 2);
+  EXPECT_THAT(AsValues<float>((*out)[0]), ElementsAreArray(want_values));
+  EXPECT_THAT(AsValues<int32_t>((*out)[1]), ElementsAreArray(want_indices));
 }
 
 TEST_F(CudaPluginTest, TuplesInsideAProgramAreTheirElements) {
