@@ -1,9 +1,10 @@
-// scatter, serially on one thread: it copies the operand to the result,
+// scatter, serially on one thread: it copies the operands to the results,
 // then applies every update element in row-major order (so that updates
 // to the same element combine in the order the CPU target combines them,
 // whatever the update region), skipping those whose target lies outside
-// the operand, as the CPU does. One thread is slow for large updates but
-// exact for any region and any duplicate indices.
+// the operands, as the CPU does. Several operands share their indices and
+// their region combines them together. One thread is slow for large
+// updates but exact for any region and any duplicate indices.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,26 +18,29 @@ using ir::Instruction;
 
 absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
                                const Instruction& instruction) {
-  if (instruction.operands.size() != 3) {
-    return Unsupported(instruction, "of several operands");
-  }
+  // n operands, the indices, n updates.
+  const int n = static_cast<int>(instruction.operands.size() - 1) / 2;
   if (absl::Status types = CheckRegisterTypes(instruction); !types.ok()) {
     return types;
   }
   const ir::ScatterDimensions& dims = instruction.attributes.scatter;
   const ir::Shape& operand = instruction.operand_types[0].shape;
-  const ir::Shape& updates = instruction.operand_types[2].shape;
+  const ir::Shape& updates = instruction.operand_types[n + 1].shape;
+  for (int k = 1; k < n; ++k) {
+    if (instruction.operand_types[k].shape.dims != operand.dims ||
+        instruction.operand_types[n + 1 + k].shape.dims != updates.dims) {
+      return Unsupported(instruction, "with operands of different shapes");
+    }
+  }
   const int64_t rank = static_cast<int64_t>(operand.dims.size());
   absl::StatusOr<IndexVectors> vectors = IndexVectors::Create(
-      instruction, 1, dims.index_vector_dim,
+      instruction, n, dims.index_vector_dim,
       static_cast<int64_t>(updates.dims.size()), dims.update_window_dims);
   if (!vectors.ok()) return vectors.status();
   const std::vector<int64_t> window_source =
       WindowSources(rank, dims.update_window_dims, dims.inserted_window_dims,
                     dims.input_batching_dims);
   const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims);
-  const size_t element_size = ir::StorageSize(operand.type);
-  const size_t update_size = ir::StorageSize(updates.type);
 
   PtxBuilder& b = writer.builder();
   const std::string index = writer.BeginLoop();
@@ -45,14 +49,17 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
   const std::string other = writer.NewPred();
   b.Emit("setp.ne.u64", {other, index, "0"});
   b.Emit(absl::StrCat("@", other, " bra"), {done});
-  // The result starts as the operand.
+  // The results start as the operands.
   const std::string element = writer.NewB64();
   b.Emit("mov.u64", {element, "0"});
   const std::string copy = writer.NewLabel("copy");
   b.EmitLabel(copy);
-  writer.Copy(element_size,
-              writer.Address(writer.input(0), element, element_size),
-              writer.Address(writer.output(0), element, element_size));
+  for (int k = 0; k < n; ++k) {
+    const size_t size =
+        ir::StorageSize(instruction.operand_types[k].shape.type);
+    writer.Copy(size, writer.Address(writer.input(k), element, size),
+                writer.Address(writer.output(k), element, size));
+  }
   b.Emit("add.u64", {element, element, "1"});
   const std::string more = writer.NewPred();
   b.Emit("setp.lt.u64", {more, element, Immediate(operand.num_elements())});
@@ -120,16 +127,30 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
       coordinates.push_back(coordinate);
     }
     const std::string target = writer.Affine(coordinates, operand_strides, 0);
-    const std::string target_address =
-        writer.Address(writer.output(0), target, element_size);
-    const Register current = writer.Load(operand.type, target_address);
-    const Register update = writer.Load(
-        updates.type, writer.Address(writer.input(2), u, update_size));
-    absl::StatusOr<Register> combined =
-        EmitScalarRegion(writer, program, instruction, instruction.regions[0],
-                         {current, update});
+    std::vector<std::string> target_addresses;
+    std::vector<Register> arguments;
+    for (int k = 0; k < n; ++k) {
+      const ir::ElementType type = instruction.operand_types[k].shape.type;
+      target_addresses.push_back(
+          writer.Address(writer.output(k), target, ir::StorageSize(type)));
+      arguments.push_back(writer.Load(type, target_addresses.back()));
+    }
+    for (int k = 0; k < n; ++k) {
+      const ir::ElementType type =
+          instruction.operand_types[n + 1 + k].shape.type;
+      arguments.push_back(writer.Load(
+          type,
+          writer.Address(writer.input(n + 1 + k), u, ir::StorageSize(type))));
+    }
+    absl::StatusOr<std::vector<Register>> combined = EmitScalarRegionResults(
+        writer, program, instruction, instruction.regions[0], arguments);
     if (!combined.ok()) return combined.status();
-    writer.Store(*combined, target_address);
+    if (combined->size() != static_cast<size_t>(n)) {
+      return Unsupported(instruction, "with a region of the wrong arity");
+    }
+    for (int k = 0; k < n; ++k) {
+      writer.Store((*combined)[k], target_addresses[k]);
+    }
     b.EmitLabel(skip);
     b.Emit("add.u64", {u, u, "1"});
     const std::string left = writer.NewPred();

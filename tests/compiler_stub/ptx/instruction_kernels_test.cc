@@ -690,6 +690,29 @@ func.func @main(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>, %u: tensor<2x3x2x2
   func.return %0 : tensor<3x4x2xi64>
 })",
         ir::OpCode::kScatter);
+  // Two operands sharing their indices, their region mixing them: each
+  // result needs the other operand's current value.
+  Check(R"(
+func.func @main(%x: tensor<6x2xf32>, %y: tensor<6x2xi32>, %i: tensor<7x1xi32>, %u: tensor<7x2xf32>, %v: tensor<7x2xi32>) -> (tensor<6x2xf32>, tensor<6x2xi32>) {
+  %0:2 = "stablehlo.scatter"(%x, %y, %i, %u, %v) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<i32>):
+      %bf = stablehlo.convert %b : (tensor<i32>) -> tensor<f32>
+      %e = stablehlo.add %a, %c : tensor<f32>
+      %f = stablehlo.add %e, %bf : tensor<f32>
+      %g = stablehlo.maximum %b, %d : tensor<i32>
+      stablehlo.return %f, %g : tensor<f32>, tensor<i32>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [1],
+      inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0],
+      index_vector_dim = 1>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<6x2xf32>, tensor<6x2xi32>, tensor<7x1xi32>, tensor<7x2xf32>, tensor<7x2xi32>) -> (tensor<6x2xf32>, tensor<6x2xi32>)
+  func.return %0#0, %0#1 : tensor<6x2xf32>, tensor<6x2xi32>
+})",
+        ir::OpCode::kScatter, Reference::kInterpreter, /*specials=*/false);
 }
 
 TEST(InstructionKernelsTest, SelectAndScatter) {

@@ -927,7 +927,7 @@ func.func @main(%k: tensor<i32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<i3
 }
 
 TEST_F(CudaPluginTest, UnsupportedOpInALoopBodyIsNamed) {
-  constexpr char kScatterInLoop[] = R"(
+  constexpr char kCaptureInLoop[] = R"(
 func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
   %zero = stablehlo.constant dense<0> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
@@ -936,33 +936,27 @@ func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<8xf32> {
     %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
     stablehlo.return %lt : tensor<i1>
   } do {
-    %where = stablehlo.constant dense<[[1], [5]]> : tensor<2x1xi32>
-    %ones = stablehlo.constant dense<1.0> : tensor<2xf32>
-    %s, %t = "stablehlo.scatter"(%v, %v, %where, %ones, %ones) ({
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
-        %e = stablehlo.add %a, %c : tensor<f32>
-        %f = stablehlo.add %b, %d : tensor<f32>
-        stablehlo.return %e, %f : tensor<f32>, tensor<f32>
-    }) {
-      scatter_dimension_numbers = #stablehlo.scatter<
-        inserted_window_dims = [0],
-        scatter_dims_to_operand_dims = [0],
-        index_vector_dim = 1>,
-      indices_are_sorted = false,
-      unique_indices = false
-    } : (tensor<8xf32>, tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+    %k = stablehlo.convert %i : (tensor<i32>) -> tensor<f32>
+    %fzero = stablehlo.constant dense<0.0> : tensor<f32>
+    %r = stablehlo.reduce(%v init: %fzero) across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+     reducer(%a: tensor<f32>, %b: tensor<f32>) {
+      %s = stablehlo.add %a, %b : tensor<f32>
+      %t = stablehlo.multiply %s, %k : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }
+    %w = stablehlo.broadcast_in_dim %r, dims = [] : (tensor<f32>) -> tensor<8xf32>
     %i1 = stablehlo.add %i, %one : tensor<i32>
-    stablehlo.return %i1, %s : tensor<i32>, tensor<8xf32>
+    stablehlo.return %i1, %w : tensor<i32>, tensor<8xf32>
   }
   func.return %y : tensor<8xf32>
 }
 )";
-  auto executable = Executable::Compile(*client_, kScatterInLoop);
+  auto executable = Executable::Compile(*client_, kCaptureInLoop);
   ASSERT_FALSE(executable.ok());
   EXPECT_EQ(executable.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(executable.status().message(),
-              HasSubstr("12:14: stablehlo.scatter of several operands is not "
-                        "supported"));
+  EXPECT_THAT(std::string(executable.status().message()),
+              HasSubstr("12:10: stablehlo.reduce with a region that reads "
+                        "values from outside it is not supported"));
 }
 
 // ctest entry cuda.fault_in_loop: FAKE_CUDA_FAIL_AFTER=cuLaunchKernel:5,
