@@ -168,7 +168,7 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
   for (int64_t r = 0; r < size; ++r) {
     if (!client->device(devices[r]).addressable) continue;
     communicator->local_ranks_.push_back(r);
-    communicator->ranks_.push_back(Rank{r, devices[r], nullptr});
+    communicator->ranks_.push_back(Rank{r, devices[r], nullptr, {}});
   }
   communicator->fp8_reductions_ = fp8;
 
@@ -656,7 +656,9 @@ void NcclCommunicator::Completed(const std::shared_ptr<Operation>& operation,
   if (own.ok()) {
     // An asynchronous error is the operation's that met it.
     std::shared_lock<std::shared_mutex> comms(comms_mu_);
-    if (aborted_.ok()) {
+    if (!aborted_.ok()) {
+      own = ranks_[index].async_error;
+    } else {
       ncclResult_t async = ncclSuccess;
       const ncclComm_t comm = ranks_[index].comm;
       own = NcclStatus(nccl_, nccl_.ncclCommGetAsyncError(comm, &async),
@@ -754,6 +756,15 @@ void NcclCommunicator::Abort(const absl::Status& status) {
   }
   for (Rank& rank : ranks_) {
     if (rank.comm == nullptr) continue;
+    // Kept for parts that completed just before the abort but had not yet
+    // looked (Completed): the error is theirs too.
+    ncclResult_t async = ncclSuccess;
+    if (nccl_.ncclCommGetAsyncError(rank.comm, &async) == ncclSuccess &&
+        async != ncclSuccess && async != ncclInProgress) {
+      rank.async_error = NcclStatus(
+          nccl_, async, "ncclCommGetAsyncError (an asynchronous error)",
+          rank.comm);
+    }
     driver_.gpu(rank.device).MakeCurrent().IgnoreError();
     // The rank is gone whatever this returns.
     nccl_.ncclCommAbort(rank.comm);

@@ -112,6 +112,9 @@ class NcclCommunicator : public pjrtx::Communicator {
     int64_t rank = 0;
     int device = 0;  // Client device index, also the driver's GPU index.
     ncclComm_t comm = nullptr;
+    // Its asynchronous error when the communicator was aborted, if any.
+    // Guarded by comms_mu_.
+    absl::Status async_error;
   };
   // A part of an operation: issued and not completed yet (in flight), or
   // failed and waiting for the abort (with its status).
