@@ -4,13 +4,14 @@
 // job and runs communicators over every device of the job.
 //
 //   collectives_job --plugin=PATH MODE [--layout=slices|hosts|processes]
-//                   [--topology=v5e:2x2] [--k=1024]
+//                   [--processes-per-host=1] [--topology=v5e:2x2] [--k=1024]
 //
 // --layout says how the plugin is told its part: `slices` (the TPU
 // emulator: one slice of --topology per process, options num_slices and
 // slice_index), or, for the CUDA plugin (options num_processes and
 // process_index, each process with the GPUs it finds), `hosts` (each
-// process on a machine of its own, option host_name: a slice each) or
+// --processes-per-host consecutive processes on a machine of their own,
+// option host_name: a slice each) or
 // `processes` (the processes of one machine: one slice, NCCL across
 // them).
 //
@@ -84,6 +85,7 @@ struct Flags {
   std::string layout = "slices";
   std::string topology = "v5e:2x2";
   int64_t k = 1024;
+  int64_t processes_per_host = 1;  // --layout=hosts.
 };
 
 // The process's view of the job, and its verdict.
@@ -93,8 +95,10 @@ struct Job {
   Client* client = nullptr;
   std::vector<Device> devices;  // Rank r is devices[r].
   std::vector<int64_t> ids;
-  // Whether the processes are one slice (processes of one machine).
+  // Whether the processes are one slice (processes of one machine), or
+  // else how many processes each slice has.
   bool one_slice = false;
+  int64_t processes_per_host = 1;
   int failures = 0;
 
   void Check(bool ok, const std::string& what) {
@@ -306,8 +310,12 @@ void RunCounters(Job& job, int64_t k) {
   if (!made.has_value()) return;
   const Communicator& comm = *made;
   const std::vector<int64_t> local = comm.local_ranks();
-  const int64_t s = job.one_slice ? 1 : job.processes;
-  const int64_t c = static_cast<int64_t>(local.size());
+  // Slices of c chips, each of `per_slice` processes (numbered in order).
+  const int64_t per_slice =
+      job.one_slice ? job.processes : job.processes_per_host;
+  const int64_t s = job.processes / per_slice;
+  const int64_t local_chips = static_cast<int64_t>(local.size());
+  const int64_t c = local_chips * per_slice;
   const int64_t n = static_cast<int64_t>(job.ids.size());
   const int64_t count = k * c * s;
   const int64_t m = count * 4;  // M, bytes.
@@ -335,13 +343,15 @@ void RunCounters(Job& job, int64_t k) {
                 return total;
               });
 
-  // The naive scheme: chip r of every process sends its 1/c of the
-  // process's buffer to chip r of every other process (an all-gather over
-  // DCN where processes are slices).
+  // The naive scheme: chip r of every slice sends its 1/c of the slice's
+  // buffer to chip r of every other slice (an all-gather over DCN). This
+  // process's chips are at positions first_position.. of its slice.
+  const int64_t first_position = job.process % per_slice * local_chips;
   std::vector<Communicator> columns;
-  for (int64_t position = 0; position < c; ++position) {
+  for (int64_t j = 0; j < local_chips; ++j) {
+    const int64_t position = first_position + j;
     std::vector<int64_t> column;
-    for (int64_t slice = 0; slice < job.processes; ++slice) {
+    for (int64_t slice = 0; slice < s; ++slice) {
       column.push_back(job.ids[slice * c + position]);
     }
     absl::StatusOr<Communicator> column_comm =
@@ -354,8 +364,8 @@ void RunCounters(Job& job, int64_t k) {
     columns.push_back(*std::move(column_comm));
   }
   std::vector<Buffer> shards;
-  for (int64_t position = 0; position < c; ++position) {
-    const int64_t rank = job.process * c + position;
+  for (int64_t j = 0; j < local_chips; ++j) {
+    const int64_t rank = job.process * local_chips + j;
     std::vector<float> shard(count / c, 1.0f);
     absl::StatusOr<Buffer> buffer = Upload(job, shard, job.devices[rank]);
     if (!buffer.ok()) {
@@ -366,8 +376,8 @@ void RunCounters(Job& job, int64_t k) {
   }
   auto naive = Measure(job, local, [&]() -> absl::Status {
     std::vector<Communicator::Result> results;
-    for (int64_t position = 0; position < c; ++position) {
-      auto gathered = columns[position].AllGather({&shards[position]});
+    for (int64_t j = 0; j < local_chips; ++j) {
+      auto gathered = columns[j].AllGather({&shards[j]});
       if (!gathered.ok()) return gathered.status();
       results.push_back(*std::move(gathered));
     }
@@ -645,6 +655,11 @@ int main(int argc, char** argv) {
       }
     } else if (absl::StartsWith(arg, "--topology=")) {
       flags.topology = arg.substr(11);
+    } else if (absl::StartsWith(arg, "--processes-per-host=")) {
+      if (!absl::SimpleAtoi(arg.substr(21), &flags.processes_per_host) ||
+          flags.processes_per_host < 1) {
+        return Usage("--processes-per-host wants a positive integer");
+      }
     } else if (absl::StartsWith(arg, "--k=")) {
       if (!absl::SimpleAtoi(arg.substr(4), &flags.k) || flags.k < 1) {
         return Usage("--k wants a positive integer");
@@ -685,7 +700,9 @@ int main(int argc, char** argv) {
     options = {{"num_processes", int64_t{processes}},
                {"process_index", int64_t{process}}};
     if (flags.layout == "hosts") {
-      options.push_back({"host_name", absl::StrCat("host-", process)});
+      options.push_back(
+          {"host_name",
+           absl::StrCat("host-", process / flags.processes_per_host)});
     }
   }
   absl::StatusOr<Client> client =
@@ -700,6 +717,8 @@ int main(int argc, char** argv) {
   job.processes = processes;
   job.client = &*client;
   job.one_slice = flags.layout == "processes";
+  job.processes_per_host =
+      flags.layout == "hosts" ? flags.processes_per_host : 1;
   job.devices = client->devices();
   for (const Device& device : job.devices) job.ids.push_back(device.id());
   std::printf("process %d of %d (%s launch), %zu devices in the job\n", process,

@@ -7,8 +7,9 @@
 # (FAKE_CUDA_GPUS=2 each), the job's processes numbered rather than
 # sliced: `hosts` puts each on a machine of its own (a slice: UCX between
 # them, shards staged), the counters from 2 processes up (alone, a
-# process's GPUs use NCCL); `processes` puts them on one machine (one
-# slice: NCCL across the processes, nothing staged).
+# process's GPUs use NCCL), and also machines of 2 processes each;
+# `processes` puts them on one machine (one slice: NCCL across the
+# processes, nothing staged).
 #   collectives_job_test.sh PJRTX_BINARY COLLECTIVES_JOB PLUGIN
 #                           [hosts|processes]
 set -u
@@ -36,6 +37,16 @@ if [ "$layout" != slices ]; then
     run "DCN and staging counters, $processes processes ($layout) of 2 GPUs" \
       -n "$processes" -- "$job" "${common[@]}" counters
   done
+  if [ "$layout" = hosts ]; then
+    # Machines of two processes each: NCCL across a machine's processes,
+    # UCX between machines.
+    run "six kinds of collective over 2 machines of 2 processes of 2 GPUs" \
+      -n 4 -- "$job" "${common[@]}" --processes-per-host=2 ops
+    for processes in 4 6; do
+      run "DCN and staging counters, $((processes / 2)) machines of 2 processes of 2 GPUs" \
+        -n "$processes" -- "$job" "${common[@]}" --processes-per-host=2 counters
+    done
+  fi
 else
   common=(--plugin="$plugin")
   run "six kinds of collective over 2 processes of 4 chips" \
