@@ -39,7 +39,10 @@ bool ReadAll(int fd, void* data, size_t size) {
 
 std::string HubAddress(int64_t process) {
   // Abstract (leading NUL): nothing in the file system to clean up.
-  return std::string(1, '\0') + "pjrtx-fake-nccl." + std::to_string(process);
+  std::string address(1, '\0');
+  address.append("pjrtx-fake-nccl.");
+  address.append(std::to_string(process));
+  return address;
 }
 
 int ConnectToHub(int64_t process) {
