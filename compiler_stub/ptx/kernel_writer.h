@@ -151,6 +151,13 @@ absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
     KernelWriter& writer, const ir::Program& program,
     const ir::Instruction& instruction, int region,
     const std::vector<Register>& arguments);
+// accumulators = body(accumulators..., elements...) for a reduction of
+// any body (reduce, reduce_window): `instruction`'s region evaluated on the
+// registers, its results moved into the accumulators.
+absl::Status FoldRegion(KernelWriter& writer, const ir::Program& program,
+                        const ir::Instruction& instruction,
+                        const std::vector<Register>& accumulators,
+                        const std::vector<Register>& elements);
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const ir::Instruction& instruction);
 absl::Status EmitReduceWindowKernel(KernelWriter& writer,

@@ -158,26 +158,14 @@ absl::Status EmitRegionReduce(KernelWriter& writer, const ir::Program& program,
     writer.Move(accumulators[i], inits[i]);
   }
   auto fold = [&]() -> absl::Status {
-    std::vector<Register> arguments = accumulators;
+    std::vector<Register> elements;
     for (int i = 0; i < n; ++i) {
       const ElementType type = instruction.operand_types[i].shape.type;
-      arguments.push_back(writer.Load(
+      elements.push_back(writer.Load(
           type,
           writer.Address(writer.input(i), offset, ir::StorageSize(type))));
     }
-    absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
-        writer, program, instruction, instruction.regions[0], arguments);
-    if (!next.ok()) return next.status();
-    if (next->size() != accumulators.size()) {
-      return Unsupported(instruction, "with a body of the wrong arity");
-    }
-    for (int i = 0; i < n; ++i) {
-      if ((*next)[i].type != accumulators[i].type) {
-        return Unsupported(instruction, "with differing element types");
-      }
-      writer.Move(accumulators[i], (*next)[i]);
-    }
-    return absl::OkStatus();
+    return FoldRegion(writer, program, instruction, accumulators, elements);
   };
   if (nonempty) {
     absl::Status status =
@@ -194,6 +182,27 @@ absl::Status EmitRegionReduce(KernelWriter& writer, const ir::Program& program,
 }
 
 }  // namespace
+
+absl::Status FoldRegion(KernelWriter& writer, const ir::Program& program,
+                        const Instruction& instruction,
+                        const std::vector<Register>& accumulators,
+                        const std::vector<Register>& elements) {
+  std::vector<Register> arguments = accumulators;
+  arguments.insert(arguments.end(), elements.begin(), elements.end());
+  absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
+      writer, program, instruction, instruction.regions[0], arguments);
+  if (!next.ok()) return next.status();
+  if (next->size() != accumulators.size()) {
+    return Unsupported(instruction, "with a body of the wrong arity");
+  }
+  for (size_t i = 0; i < accumulators.size(); ++i) {
+    if ((*next)[i].type != accumulators[i].type) {
+      return Unsupported(instruction, "with differing element types");
+    }
+    writer.Move(accumulators[i], (*next)[i]);
+  }
+  return absl::OkStatus();
+}
 
 absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
                               const Instruction& instruction) {

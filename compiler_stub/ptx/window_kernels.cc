@@ -131,21 +131,7 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
       return Fold(writer, program, instruction, *reducer, accumulators[0],
                   xs[0]);
     }
-    std::vector<Register> arguments = accumulators;
-    arguments.insert(arguments.end(), xs.begin(), xs.end());
-    absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
-        writer, program, instruction, instruction.regions[0], arguments);
-    if (!next.ok()) return next.status();
-    if (next->size() != accumulators.size()) {
-      return Unsupported(instruction, "with a body of the wrong arity");
-    }
-    for (int i = 0; i < n; ++i) {
-      if ((*next)[i].type != types[i]) {
-        return Unsupported(instruction, "with differing element types");
-      }
-      writer.Move(accumulators[i], (*next)[i]);
-    }
-    return absl::OkStatus();
+    return FoldRegion(writer, program, instruction, accumulators, xs);
   };
   if (!empty_window) {
     absl::Status status =

@@ -319,41 +319,36 @@ func.func @main(%x: tensor<4xf32>, %w: tensor<256x256xf32>) -> (tensor<4xf32>, t
   %y = stablehlo.add %r, %r : tensor<4xf32>
   return %y, %d4 : tensor<4xf32>, tensor<256x256xf32>
 })"));
-  ir::Program only_dots = CompileOrDie(absl::StrCat(R"(
-func.func @main(%w: tensor<256x256xf32>) -> tensor<256x256xf32> {
-)",
-                                                    dots, R"(
-  return %d4 : tensor<256x256xf32>
-})"));
   Literal w(Shape{ir::ElementType::kF32, {256, 256}});
   for (int64_t i = 0; i < w.num_elements(); ++i) w.SetFloat(i, (i % 7) * 0.01);
   Literal x(Shape{ir::ElementType::kF32, {4}});
   for (int64_t i = 0; i < 4; ++i) x.SetFloat(i, i);
 
-  // The fastest of several runs: other tests running beside this one can
-  // only make a run slower.
-  Interpreter reference(only_dots);
-  ASSERT_TRUE(reference.Run({Value::Tensor(w)}).ok());  // Warm the plans.
-  auto dots_time = Clock::duration::max();
-  for (int i = 0; i < 5; ++i) {
+  // Were the exchange finished where it is issued, it would be in flight
+  // for microseconds of a run the dots make milliseconds long. Both spans
+  // come from the same run, so other tests running beside this one slow
+  // them alike; the best of a few runs is kept.
+  double best = 0;
+  std::string spans;
+  for (int attempt = 0; attempt < 5 && best < 0.5; ++attempt) {
+    LaunchRendezvous rendezvous(nullptr, std::chrono::seconds(20));
+    TestLaunch launch(rendezvous, 0, 1);
+    Interpreter interpreter(program);
+    interpreter.set_collectives(&launch);
     const auto t0 = Clock::now();
-    ASSERT_TRUE(reference.Run({Value::Tensor(w)}).ok());
-    dots_time = std::min(dots_time, Clock::now() - t0);
+    auto result = interpreter.Run({Value::Tensor(x), Value::Tensor(w)});
+    const auto run_time = Clock::now() - t0;
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ((*result)[0].tensor.GetFloat(3), 6.0);
+    const auto in_flight = launch.finished_at() - launch.started_at();
+    best = std::max(best, std::chrono::duration<double>(in_flight).count() /
+                              std::chrono::duration<double>(run_time).count());
+    absl::StrAppend(
+        &spans, " ",
+        std::chrono::duration<double, std::milli>(in_flight).count(), "/",
+        std::chrono::duration<double, std::milli>(run_time).count(), " ms");
   }
-
-  LaunchRendezvous rendezvous(nullptr, std::chrono::seconds(20));
-  TestLaunch launch(rendezvous, 0, 1);
-  Interpreter interpreter(program);
-  interpreter.set_collectives(&launch);
-  auto result = interpreter.Run({Value::Tensor(x), Value::Tensor(w)});
-  ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ((*result)[0].tensor.GetFloat(3), 6.0);
-  const auto in_flight = launch.finished_at() - launch.started_at();
-  EXPECT_GE(in_flight, dots_time / 2)
-      << "in flight "
-      << std::chrono::duration<double, std::milli>(in_flight).count()
-      << " ms, the dots alone take "
-      << std::chrono::duration<double, std::milli>(dots_time).count() << " ms";
+  EXPECT_GE(best, 0.5) << "in flight / whole run:" << spans;
 }
 
 }  // namespace
