@@ -125,6 +125,9 @@ absl::Status AwaitProcesses(pjrtx::KeyValueStore& store, const std::string& key,
       "same order as its other communicators"));
 }
 
+// How often ranks created without blocking are polled while NCCL works.
+constexpr auto kProgressPoll = std::chrono::milliseconds(1);
+
 // The same status with `prefix` before its message.
 absl::Status Prefixed(const absl::Status& status, absl::string_view prefix) {
   return absl::Status(status.code(), absl::StrCat(prefix, status.message()));
@@ -215,26 +218,43 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
   }
   // One thread creates this process's ranks; NCCL allows that only inside
   // a group (each ncclCommInitRank on its own waits for the other ranks to
-  // join).
+  // join). Where NCCL can, the ranks join without blocking and are polled
+  // until joined: a peer that never joins (its process died after
+  // arriving) ends in DEADLINE_EXCEEDED, not in a thread stuck in NCCL.
+  const bool nonblocking = api.ncclCommInitRankConfig != nullptr;
+  ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+  config.blocking = 0;
+  auto joined = [&](ncclResult_t result) {
+    return result == ncclSuccess || (nonblocking && result == ncclInProgress);
+  };
+  const char* const init_call =
+      nonblocking ? "ncclCommInitRankConfig" : "ncclCommInitRank";
   absl::Status status = NcclStatus(api, api.ncclGroupStart(), "ncclGroupStart");
   if (status.ok()) {
     for (Rank& rank : communicator->ranks_) {
       // NCCL binds a rank to the current device.
       status = driver.gpu(rank.device).MakeCurrent();
-      if (status.ok()) {
-        status =
-            NcclStatus(api,
-                       api.ncclCommInitRank(&rank.comm, static_cast<int>(size),
-                                            id, static_cast<int>(rank.rank)),
-                       "ncclCommInitRank");
-      }
       if (!status.ok()) break;
+      const ncclResult_t result =
+          nonblocking ? api.ncclCommInitRankConfig(
+                            &rank.comm, static_cast<int>(size), id,
+                            static_cast<int>(rank.rank), &config)
+                      : api.ncclCommInitRank(&rank.comm, static_cast<int>(size),
+                                             id, static_cast<int>(rank.rank));
+      if (!joined(result)) {
+        status = NcclStatus(api, result, init_call);
+        break;
+      }
     }
     // Ended even after a failure, so that the thread leaves the group;
     // the ranks are initialized here, so their errors surface here.
-    const absl::Status ended = NcclStatus(
-        api, api.ncclGroupEnd(), "ncclGroupEnd after ncclCommInitRank");
-    if (status.ok()) status = ended;
+    const ncclResult_t ended = api.ncclGroupEnd();
+    if (status.ok() && !joined(ended)) {
+      status = NcclStatus(api, ended, "ncclGroupEnd after ncclCommInitRank");
+    }
+  }
+  if (status.ok() && nonblocking) {
+    status = AwaitJoined(api, communicator->ranks_, timeout_ms);
   }
   if (!status.ok()) {
     communicator->Abort(status);
@@ -242,6 +262,35 @@ absl::StatusOr<std::unique_ptr<pjrtx::Communicator>> NcclCommunicator::Create(
                                          "-rank communicator: "));
   }
   return std::unique_ptr<pjrtx::Communicator>(std::move(communicator));
+}
+
+absl::Status NcclCommunicator::AwaitJoined(const NcclApi& api,
+                                           const std::vector<Rank>& ranks,
+                                           int64_t timeout_ms) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (const Rank& rank : ranks) {
+    for (;;) {
+      ncclResult_t state = ncclInProgress;
+      const ncclResult_t queried = api.ncclCommGetAsyncError(rank.comm, &state);
+      if (queried != ncclSuccess) {
+        return NcclStatus(api, queried, "ncclCommGetAsyncError", rank.comm);
+      }
+      if (state == ncclSuccess) break;
+      if (state != ncclInProgress) {
+        return NcclStatus(api, state, "ncclCommInitRankConfig", rank.comm);
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            "rank ", rank.rank, " did not finish joining its peers within ",
+            timeout_ms,
+            " ms; a process of the communicator may have died after "
+            "creating it"));
+      }
+      std::this_thread::sleep_for(kProgressPoll);
+    }
+  }
+  return absl::OkStatus();
 }
 
 NcclCommunicator::NcclCommunicator(const NcclLibrary& nccl, GpuDriver& driver,
@@ -570,7 +619,14 @@ absl::Status NcclCommunicator::CallNccl(
   const size_t bytes = op.input_bytes;
   ncclResult_t result = ncclSuccess;
   const char* failed_call = nullptr;
+  // Ranks created without blocking may answer ncclInProgress while NCCL
+  // still enqueues; the rank is polled below until it has.
+  bool enqueuing = false;
   auto call = [&](const char* name, ncclResult_t returned) {
+    if (returned == ncclInProgress) {
+      enqueuing = true;
+      return;
+    }
     if (result == ncclSuccess && returned != ncclSuccess) {
       result = returned;
       failed_call = name;
@@ -624,6 +680,24 @@ absl::Status NcclCommunicator::CallNccl(
     }
     // Ended even after a failed call, so that the thread leaves the group.
     call("ncclGroupEnd", nccl_.ncclGroupEnd());
+  }
+  if (result == ncclSuccess && enqueuing) {
+    const auto deadline = std::chrono::steady_clock::now() + op.timeout;
+    ncclResult_t state = ncclInProgress;
+    while (state == ncclInProgress &&
+           std::chrono::steady_clock::now() < deadline) {
+      if (nccl_.ncclCommGetAsyncError(comm, &state) != ncclSuccess) break;
+      if (state == ncclInProgress) std::this_thread::sleep_for(kProgressPoll);
+    }
+    if (state != ncclSuccess) {
+      if (state == ncclInProgress) {
+        return absl::DeadlineExceededError(
+            absl::StrCat("NCCL did not finish enqueuing the operation within ",
+                         op.timeout.count(), " ms"));
+      }
+      result = state;
+      failed_call = "ncclGroupEnd (an asynchronous error)";
+    }
   }
   if (result != ncclSuccess) {
     return NcclStatus(nccl_, result, failed_call, comm);

@@ -128,6 +128,12 @@ class NcclCommunicator : public pjrtx::Communicator {
                    std::shared_ptr<pjrtx::ClientState> client, int64_t size,
                    int64_t timeout_ms);
 
+  // Polls ranks created without blocking until every one has joined its
+  // peers; an error, or DEADLINE_EXCEEDED after `timeout_ms`.
+  static absl::Status AwaitJoined(const NcclApi& api,
+                                  const std::vector<Rank>& ranks,
+                                  int64_t timeout_ms);
+
   // The body of local rank `index`'s task of `operation`, on its queue.
   void IssuePart(const std::shared_ptr<Operation>& operation, size_t index);
   // Where the local ranks of `operation` wait for each other before any

@@ -1,5 +1,7 @@
 #include "plugins/cuda/nccl_library.h"
 
+#include <dlfcn.h>
+
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,9 @@ constexpr RuntimeLibraryNames kNccl = {"NCCL", "an NCCL", "PJRTX_NCCL_PATH"};
 
 bool ResolveNccl(void* handle, NcclApi* api, std::string* missing) {
   PJRTX_NCCL_ENTRY_POINTS(PJRTX_RESOLVE_ENTRY_POINT)
+  api->ncclCommInitRankConfig =
+      reinterpret_cast<decltype(&::ncclCommInitRankConfig)>(
+          dlsym(handle, "ncclCommInitRankConfig"));
   return true;
 }
 

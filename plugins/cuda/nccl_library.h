@@ -39,6 +39,9 @@ struct NcclApi {
 #define PJRTX_NCCL_DECLARE_ENTRY(name) decltype(&::name) name = nullptr;
   PJRTX_NCCL_ENTRY_POINTS(PJRTX_NCCL_DECLARE_ENTRY)
 #undef PJRTX_NCCL_DECLARE_ENTRY
+  // Optional (NCCL 2.14+): null in an older library. With it, ranks join
+  // without blocking, so a peer that never joins ends in a timeout.
+  decltype(&::ncclCommInitRankConfig) ncclCommInitRankConfig = nullptr;
 };
 
 // What loading NCCL found.

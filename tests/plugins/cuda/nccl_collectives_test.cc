@@ -449,6 +449,23 @@ TEST_F(NcclCollectivesTest, AHungCollectiveFailsAfterItsTimeout) {
   }
 }
 
+// ctest entry cuda.nccl_join_hang: FAKE_NCCL_HANG=ncclCommInitRank, the
+// ranks never finish joining (as when a peer died after getting the id).
+TEST_F(NcclCollectivesTest, ARankThatNeverJoinsFailsTheCreationInItsTimeout) {
+  if (!Situation("FAKE_NCCL_HANG", "ncclCommInitRank")) {
+    GTEST_SKIP() << "runs with FAKE_NCCL_HANG=ncclCommInitRank";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto communicator = MakeCommunicator(/*timeout_ms=*/300);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(communicator.ok());
+  EXPECT_EQ(communicator.status().code(), absl::StatusCode::kDeadlineExceeded)
+      << communicator.status();
+  EXPECT_THAT(communicator.status().message(),
+              HasSubstr("did not finish joining its peers within 300 ms"));
+  EXPECT_LT(took, std::chrono::seconds(5));
+}
+
 // ctest entry cuda.nccl_async_error: FAKE_NCCL_ASYNC_ERROR=ncclAllGather.
 TEST_F(NcclCollectivesTest, AnAsynchronousErrorAbortsTheCommunicator) {
   if (!Situation("FAKE_NCCL_ASYNC_ERROR", "ncclAllGather")) {

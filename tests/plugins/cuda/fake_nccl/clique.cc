@@ -49,7 +49,11 @@ ncclResult_t Clique::Join(const std::shared_ptr<Member>& member,
 
 ncclResult_t Clique::AwaitComplete(std::string* error) {
   std::unique_lock<std::mutex> lock(mu_);
-  changed_.wait(lock, [this] { return joined_ == nranks_ || aborted_; });
+  // FAKE_NCCL_HANG=ncclCommInitRank: the ranks never finish joining, as
+  // when a peer's process died after it was told the unique id.
+  const bool hangs = GetConfig().hang.count("ncclCommInitRank") != 0;
+  changed_.wait(lock,
+                [&] { return (joined_ == nranks_ && !hangs) || aborted_; });
   if (aborted_) {
     *error = "the communicator was aborted while its ranks joined";
     return ncclInvalidUsage;

@@ -4,7 +4,9 @@
 // does (PJRTX_CUDA_DRIVER_PATH) and drives through that driver's private
 // entry points (fake_cuda/private_api.h).
 //
-// What it emulates: unique ids; ncclCommInitRank, whose ranks of one id
+// What it emulates: unique ids; ncclCommInitRank and
+// ncclCommInitRankConfig (blocking or not: a rank created without blocking
+// joins in the background, ncclInProgress until it has), whose ranks of one id
 // meet (inside a group, at ncclGroupEnd; otherwise in the call), each bound
 // to the current context's device, two ranks on one GPU refused as NCCL
 // does; groups (ncclGroupStart/End nest; what is called inside runs at the
@@ -37,7 +39,8 @@
 //   FAKE_NCCL_FAIL=name[,name...]      Those entry points (e.g.
 //       ncclAllReduce) return ncclInternalError at once.
 //   FAKE_NCCL_HANG=name[,name...]      Work of those calls never completes
-//       until the communicator is aborted (a hung collective).
+//       until the communicator is aborted (a hung collective);
+//       ncclCommInitRank: the ranks never finish joining.
 //   FAKE_NCCL_ASYNC_ERROR=name[,name...]  Work of those calls sets
 //       ncclRemoteError as every rank's asynchronous error and then hangs
 //       until aborted, as a dead peer looks.
@@ -46,12 +49,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/plugins/cuda/fake_driver_link/driver_link.h"
@@ -117,9 +122,17 @@ struct Pending {
   Transfer transfer;
 };
 
+// A rank joining its peers: at once (blocking) or in the background, the
+// rank's state ncclInProgress until it has joined.
+struct Joining {
+  std::shared_ptr<Rendezvous> rendezvous;
+  std::shared_ptr<Member> member;
+  bool blocking = true;
+};
+
 struct Group {
   int depth = 0;
-  std::vector<std::shared_ptr<Rendezvous>> joins;
+  std::vector<Joining> joins;
   std::vector<Pending> pending;
 };
 
@@ -272,6 +285,93 @@ ncclResult_t PointToPoint(const char* call, bool send, void* buffer,
   return Submit(std::move(pending));
 }
 
+// Completes `join`: blocking, its error (with `error`) or ncclSuccess;
+// otherwise ncclInProgress, the rank joining on a thread of its own.
+ncclResult_t CompleteJoin(const Joining& join, std::string* error) {
+  if (join.blocking) return join.rendezvous->AwaitComplete(error);
+  join.member->set_joining(true);
+  std::thread([join] {
+    std::string message;
+    const ncclResult_t result = join.rendezvous->AwaitComplete(&message);
+    if (result != ncclSuccess) join.member->SetAsyncError(result, message);
+    join.member->set_joining(false);
+  }).detach();
+  return ncclInProgress;
+}
+
+// ncclCommInitRank and ncclCommInitRankConfig.
+ncclResult_t InitRank(const char* call, ncclComm_t* comm, int nranks,
+                      const ncclUniqueId& id, int rank, bool blocking) {
+  if (ncclResult_t injected = Injected(call); injected != ncclSuccess) {
+    return injected;
+  }
+  if (IsMode("init_fails")) {
+    return Fail(ncclSystemError,
+                "bootstrap failed: no network interface for the ranks to "
+                "meet (FAKE_NCCL_MODE=init_fails)");
+  }
+  if (comm == nullptr || nranks < 1 || rank < 0 || rank >= nranks) {
+    return Fail(ncclInvalidArgument, std::string(call) +
+                                         ": comm NULL, or rank " +
+                                         std::to_string(rank) + " not in 0.." +
+                                         std::to_string(nranks - 1));
+  }
+  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
+  if (driver == nullptr) {
+    return Fail(ncclSystemError, fake_driver_link::LinkError());
+  }
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  if (driver->cuCtxGetCurrent(&context) != CUDA_SUCCESS || context == nullptr ||
+      driver->cuCtxGetDevice(&device) != CUDA_SUCCESS) {
+    return Fail(ncclUnhandledCudaError,
+                std::string(call) + ": no current CUDA device");
+  }
+  const std::string key(id.internal, sizeof(id.internal));
+  long long maker = -1;
+  unsigned long long serial = 0;
+  if (std::sscanf(id.internal, "fake_nccl:%lld:%llu", &maker, &serial) != 2) {
+    return Fail(
+        ncclInvalidArgument,
+        std::string(call) + ": the unique id was not made by ncclGetUniqueId");
+  }
+  std::shared_ptr<Rendezvous> rendezvous;
+  std::shared_ptr<Clique> clique;
+  std::string error;
+  if (maker == getpid()) {
+    clique = FindOrMakeClique(key, nranks);
+    if (clique->nranks() != nranks) {
+      return Fail(ncclInvalidUsage,
+                  std::string(call) + ": " + std::to_string(nranks) +
+                      " ranks, but the unique id's other ranks said " +
+                      std::to_string(clique->nranks()));
+    }
+    rendezvous = clique;
+  } else {
+    rendezvous =
+        RemoteClique::Connect(key, maker, nranks, rank, device, &error);
+    if (rendezvous == nullptr) return Fail(ncclSystemError, error);
+  }
+  auto member = std::make_shared<Member>(rendezvous, rank, device, getpid());
+  if (clique != nullptr) {
+    if (ncclResult_t joined = clique->Join(member, &error);
+        joined != ncclSuccess) {
+      return Fail(joined, error);
+    }
+  }
+  *comm = new ncclComm{member};
+  Joining join{rendezvous, member, blocking};
+  if (group.depth > 0) {
+    group.joins.push_back(std::move(join));
+    return ncclSuccess;
+  }
+  const ncclResult_t complete = CompleteJoin(join, &error);
+  if (complete != ncclSuccess && complete != ncclInProgress) {
+    return Fail(complete, error);
+  }
+  return complete;
+}
+
 }  // namespace
 }  // namespace fake_nccl
 
@@ -300,75 +400,24 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
 
 ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id,
                               int rank) {
-  using fake_nccl::Clique;
-  if (ncclResult_t injected = fake_nccl::Injected("ncclCommInitRank");
-      injected != ncclSuccess) {
-    return injected;
-  }
-  if (fake_nccl::IsMode("init_fails")) {
-    return Fail(ncclSystemError,
-                "bootstrap failed: no network interface for the ranks to "
-                "meet (FAKE_NCCL_MODE=init_fails)");
-  }
-  if (comm == nullptr || nranks < 1 || rank < 0 || rank >= nranks) {
-    return Fail(ncclInvalidArgument, "ncclCommInitRank: comm NULL, or rank " +
-                                         std::to_string(rank) + " not in 0.." +
-                                         std::to_string(nranks - 1));
-  }
-  const fake_driver_link::DriverLink* driver = fake_driver_link::Driver();
-  if (driver == nullptr) {
-    return Fail(ncclSystemError, fake_driver_link::LinkError());
-  }
-  CUcontext context = nullptr;
-  CUdevice device = 0;
-  if (driver->cuCtxGetCurrent(&context) != CUDA_SUCCESS || context == nullptr ||
-      driver->cuCtxGetDevice(&device) != CUDA_SUCCESS) {
-    return Fail(ncclUnhandledCudaError,
-                "ncclCommInitRank: no current CUDA device");
-  }
-  const std::string key(id.internal, sizeof(id.internal));
-  long long maker = -1;
-  unsigned long long serial = 0;
-  if (std::sscanf(id.internal, "fake_nccl:%lld:%llu", &maker, &serial) != 2) {
+  return fake_nccl::InitRank("ncclCommInitRank", comm, nranks, id, rank,
+                             /*blocking=*/true);
+}
+
+ncclResult_t ncclCommInitRankConfig(ncclComm_t* comm, int nranks,
+                                    ncclUniqueId id, int rank,
+                                    ncclConfig_t* config) {
+  // NCCL_CONFIG_INITIALIZER's marks; blocking unless told otherwise.
+  if (config != nullptr &&
+      (config->magic != 0xcafebeef ||
+       config->size < offsetof(ncclConfig_t, blocking) + sizeof(int))) {
     return Fail(ncclInvalidArgument,
-                "ncclCommInitRank: the unique id was not made by "
-                "ncclGetUniqueId");
+                "ncclCommInitRankConfig: the config was not made with "
+                "NCCL_CONFIG_INITIALIZER");
   }
-  std::shared_ptr<fake_nccl::Rendezvous> rendezvous;
-  std::shared_ptr<Clique> clique;
-  std::string error;
-  if (maker == getpid()) {
-    clique = fake_nccl::FindOrMakeClique(key, nranks);
-    if (clique->nranks() != nranks) {
-      return Fail(ncclInvalidUsage,
-                  "ncclCommInitRank: " + std::to_string(nranks) +
-                      " ranks, but the unique id's other ranks said " +
-                      std::to_string(clique->nranks()));
-    }
-    rendezvous = clique;
-  } else {
-    rendezvous = fake_nccl::RemoteClique::Connect(key, maker, nranks, rank,
-                                                  device, &error);
-    if (rendezvous == nullptr) return Fail(ncclSystemError, error);
-  }
-  auto member =
-      std::make_shared<fake_nccl::Member>(rendezvous, rank, device, getpid());
-  if (clique != nullptr) {
-    if (ncclResult_t joined = clique->Join(member, &error);
-        joined != ncclSuccess) {
-      return Fail(joined, error);
-    }
-  }
-  *comm = new ncclComm{member};
-  if (fake_nccl::group.depth > 0) {
-    fake_nccl::group.joins.push_back(rendezvous);
-    return ncclSuccess;
-  }
-  if (ncclResult_t complete = rendezvous->AwaitComplete(&error);
-      complete != ncclSuccess) {
-    return Fail(complete, error);
-  }
-  return ncclSuccess;
+  const bool blocking = config == nullptr || config->blocking != 0;
+  return fake_nccl::InitRank("ncclCommInitRankConfig", comm, nranks, id, rank,
+                             blocking);
 }
 
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
@@ -390,6 +439,7 @@ ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t* error) {
     return Fail(ncclInvalidArgument, "comm or asyncError is NULL");
   }
   *error = comm->member->async_error();
+  if (*error == ncclSuccess && comm->member->joining()) *error = ncclInProgress;
   return ncclSuccess;
 }
 
@@ -404,17 +454,22 @@ ncclResult_t ncclGroupEnd() {
     return Fail(ncclInvalidUsage, "ncclGroupEnd without ncclGroupStart");
   }
   if (--group.depth > 0) return ncclSuccess;
-  std::vector<std::shared_ptr<fake_nccl::Rendezvous>> joins =
-      std::move(group.joins);
+  std::vector<fake_nccl::Joining> joins = std::move(group.joins);
   std::vector<fake_nccl::Pending> pending = std::move(group.pending);
   group.joins.clear();
   group.pending.clear();
-  for (const auto& rendezvous : joins) {
+  bool in_progress = false;
+  for (const fake_nccl::Joining& join : joins) {
     std::string error;
-    if (ncclResult_t complete = rendezvous->AwaitComplete(&error);
-        complete != ncclSuccess) {
+    const ncclResult_t complete = fake_nccl::CompleteJoin(join, &error);
+    if (complete == ncclInProgress) {
+      in_progress = true;
+    } else if (complete != ncclSuccess) {
       return Fail(complete, error);
     }
+  }
+  if (in_progress) {
+    return pending.empty() ? ncclInProgress : fake_nccl::Launch(pending);
   }
   return pending.empty() ? ncclSuccess : fake_nccl::Launch(pending);
 }

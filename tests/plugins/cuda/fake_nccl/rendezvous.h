@@ -109,6 +109,12 @@ class Member {
   ncclResult_t async_error() const {
     return async_error_.load(std::memory_order_acquire);
   }
+  // While the rank joins its peers in the background (created without
+  // blocking): ncclCommGetAsyncError says ncclInProgress.
+  void set_joining(bool joining) {
+    joining_.store(joining, std::memory_order_release);
+  }
+  bool joining() const { return joining_.load(std::memory_order_acquire); }
   // Valid while async_error() is not ncclSuccess; never changes after.
   const std::string& async_message() const { return async_message_; }
   // Called with the first asynchronous error (a rank of another process
@@ -130,6 +136,7 @@ class Member {
   std::map<int, uint64_t> next_recv_;  // Guarded by mu_.
   std::string async_message_;          // Written once, under mu_.
   std::atomic<ncclResult_t> async_error_{ncclSuccess};
+  std::atomic<bool> joining_{false};
 };
 
 // Where the fake reads or writes [address, address + bytes) of this
