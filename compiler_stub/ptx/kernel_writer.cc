@@ -260,6 +260,28 @@ absl::Status KernelWriter::LoopsFrom(
   return absl::OkStatus();
 }
 
+absl::Status KernelWriter::CountedLoop(
+    int64_t n, const std::function<absl::Status(const std::string&)>& body) {
+  if (n <= 0) return absl::OkStatus();
+  const std::string index = NewB64();
+  builder_.Emit("mov.u64", {index, "0"});
+  const std::string top = NewLabel("count");
+  builder_.EmitLabel(top);
+  if (absl::Status status = body(index); !status.ok()) return status;
+  builder_.Emit("add.u64", {index, index, "1"});
+  const std::string more = NewPred();
+  builder_.Emit("setp.lt.u64", {more, index, Immediate(n)});
+  builder_.Emit(absl::StrCat("@", more, " bra"), {top});
+  return absl::OkStatus();
+}
+
+void KernelWriter::BranchUnlessZero(const std::string& value,
+                                    const std::string& label) {
+  const std::string nonzero = NewPred();
+  builder_.Emit("setp.ne.u64", {nonzero, value, "0"});
+  builder_.Emit(absl::StrCat("@", nonzero, " bra"), {label});
+}
+
 std::string KernelWriter::Module(const std::string& name,
                                  absl::string_view comment, int isa) const {
   std::vector<std::string> parameters;

@@ -75,6 +75,14 @@ class KernelWriter {
                      const std::vector<std::string>& offsets,
                      const std::function<absl::Status()>& body);
 
+  // Runs `body` with index = 0, 1, ..., n - 1 (a .b64 register); nothing
+  // when n is 0. For the serial parts of kernels that one thread does.
+  absl::Status CountedLoop(
+      int64_t n, const std::function<absl::Status(const std::string&)>& body);
+  // Branches to `label` unless `value` (a .b64 register) is 0: where one
+  // thread of several does the work.
+  void BranchUnlessZero(const std::string& value, const std::string& label);
+
   // The module with one entry, `name`, for the code emitted so far.
   std::string Module(const std::string& name, absl::string_view comment,
                      int isa) const;

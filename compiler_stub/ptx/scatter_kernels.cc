@@ -46,117 +46,109 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
   const std::string index = writer.BeginLoop();
   const std::string done = writer.NewLabel("scatter_done");
   // Thread 0 alone works.
-  const std::string other = writer.NewPred();
-  b.Emit("setp.ne.u64", {other, index, "0"});
-  b.Emit(absl::StrCat("@", other, " bra"), {done});
+  writer.BranchUnlessZero(index, done);
   // The results start as the operands.
-  const std::string element = writer.NewB64();
-  b.Emit("mov.u64", {element, "0"});
-  const std::string copy = writer.NewLabel("copy");
-  b.EmitLabel(copy);
-  for (int k = 0; k < n; ++k) {
-    const size_t size =
-        ir::StorageSize(instruction.operand_types[k].shape.type);
-    writer.Copy(size, writer.Address(writer.input(k), element, size),
-                writer.Address(writer.output(k), element, size));
-  }
-  b.Emit("add.u64", {element, element, "1"});
-  const std::string more = writer.NewPred();
-  b.Emit("setp.lt.u64", {more, element, Immediate(operand.num_elements())});
-  b.Emit(absl::StrCat("@", more, " bra"), {copy});
+  absl::Status copied = writer.CountedLoop(
+      operand.num_elements(), [&](const std::string& element) {
+        for (int k = 0; k < n; ++k) {
+          const size_t size =
+              ir::StorageSize(instruction.operand_types[k].shape.type);
+          writer.Copy(size, writer.Address(writer.input(k), element, size),
+                      writer.Address(writer.output(k), element, size));
+        }
+        return absl::OkStatus();
+      });
+  if (!copied.ok()) return copied;
 
   // Each update element in row-major order.
-  const int64_t total = updates.num_elements();
-  if (total > 0) {
-    const std::string u = writer.NewB64();
-    b.Emit("mov.u64", {u, "0"});
-    const std::string next_update = writer.NewLabel("update");
-    const std::string skip = writer.NewLabel("skip");
-    b.EmitLabel(next_update);
-    const std::vector<std::string> multi = writer.Unflatten(u, updates.dims);
-    // Per operand dimension: the window offset (or batching coordinate),
-    // and the start read from scatter_indices.
-    std::vector<std::string> offsets(rank, "0"), starts(rank, "0");
-    for (int64_t d = 0; d < rank; ++d) {
-      if (window_source[d] >= 0) offsets[d] = multi[window_source[d]];
-    }
-    for (size_t i = 0; i < dims.input_batching_dims.size(); ++i) {
-      offsets[dims.input_batching_dims[i]] =
-          multi[vectors->WalkedDim(dims.scatter_indices_batching_dims[i])];
-    }
-    for (size_t i = 0; i < dims.scatter_dims_to_operand_dims.size(); ++i) {
-      absl::StatusOr<std::string> component =
-          vectors->Component(writer, multi, static_cast<int64_t>(i));
-      if (!component.ok()) return component.status();
-      starts[dims.scatter_dims_to_operand_dims[i]] = *component;
-    }
-    // Inside the operand in every dimension (start compared, not added:
-    // it comes from data and may be huge), and the target element.
-    std::vector<std::string> coordinates;
-    for (int64_t d = 0; d < rank; ++d) {
-      const std::string limit = Immediate(operand.dims[d]);
-      if (starts[d] == "0") {
-        // A window offset alone (never negative).
-        if (offsets[d] != "0") {
-          const std::string above = writer.NewPred();
-          b.Emit("setp.ge.u64", {above, offsets[d], limit});
-          b.Emit(absl::StrCat("@", above, " bra"), {skip});
+  absl::Status updated = writer.CountedLoop(
+      updates.num_elements(), [&](const std::string& u) -> absl::Status {
+        const std::string skip = writer.NewLabel("skip");
+        const std::vector<std::string> multi =
+            writer.Unflatten(u, updates.dims);
+        // Per operand dimension: the window offset (or batching coordinate),
+        // and the start read from scatter_indices.
+        std::vector<std::string> offsets(rank, "0"), starts(rank, "0");
+        for (int64_t d = 0; d < rank; ++d) {
+          if (window_source[d] >= 0) offsets[d] = multi[window_source[d]];
         }
-        coordinates.push_back(offsets[d]);
-        continue;
-      }
-      std::string low = "0";
-      std::string high = limit;
-      if (offsets[d] != "0") {
-        low = writer.NewB64();
-        b.Emit("neg.s64", {low, offsets[d]});
-        high = writer.NewB64();
-        b.Emit("sub.s64", {high, limit, offsets[d]});
-      }
-      const std::string below = writer.NewPred();
-      b.Emit("setp.lt.s64", {below, starts[d], low});
-      b.Emit(absl::StrCat("@", below, " bra"), {skip});
-      const std::string above = writer.NewPred();
-      b.Emit("setp.ge.s64", {above, starts[d], high});
-      b.Emit(absl::StrCat("@", above, " bra"), {skip});
-      std::string coordinate = starts[d];
-      if (offsets[d] != "0") {
-        coordinate = writer.NewB64();
-        b.Emit("add.s64", {coordinate, starts[d], offsets[d]});
-      }
-      coordinates.push_back(coordinate);
-    }
-    const std::string target = writer.Affine(coordinates, operand_strides, 0);
-    std::vector<std::string> target_addresses;
-    std::vector<Register> arguments;
-    for (int k = 0; k < n; ++k) {
-      const ir::ElementType type = instruction.operand_types[k].shape.type;
-      target_addresses.push_back(
-          writer.Address(writer.output(k), target, ir::StorageSize(type)));
-      arguments.push_back(writer.Load(type, target_addresses.back()));
-    }
-    for (int k = 0; k < n; ++k) {
-      const ir::ElementType type =
-          instruction.operand_types[n + 1 + k].shape.type;
-      arguments.push_back(writer.Load(
-          type,
-          writer.Address(writer.input(n + 1 + k), u, ir::StorageSize(type))));
-    }
-    absl::StatusOr<std::vector<Register>> combined = EmitScalarRegionResults(
-        writer, program, instruction, instruction.regions[0], arguments);
-    if (!combined.ok()) return combined.status();
-    if (combined->size() != static_cast<size_t>(n)) {
-      return Unsupported(instruction, "with a region of the wrong arity");
-    }
-    for (int k = 0; k < n; ++k) {
-      writer.Store((*combined)[k], target_addresses[k]);
-    }
-    b.EmitLabel(skip);
-    b.Emit("add.u64", {u, u, "1"});
-    const std::string left = writer.NewPred();
-    b.Emit("setp.lt.u64", {left, u, Immediate(total)});
-    b.Emit(absl::StrCat("@", left, " bra"), {next_update});
-  }
+        for (size_t i = 0; i < dims.input_batching_dims.size(); ++i) {
+          offsets[dims.input_batching_dims[i]] =
+              multi[vectors->WalkedDim(dims.scatter_indices_batching_dims[i])];
+        }
+        for (size_t i = 0; i < dims.scatter_dims_to_operand_dims.size(); ++i) {
+          absl::StatusOr<std::string> component =
+              vectors->Component(writer, multi, static_cast<int64_t>(i));
+          if (!component.ok()) return component.status();
+          starts[dims.scatter_dims_to_operand_dims[i]] = *component;
+        }
+        // Inside the operand in every dimension (start compared, not added:
+        // it comes from data and may be huge), and the target element.
+        std::vector<std::string> coordinates;
+        for (int64_t d = 0; d < rank; ++d) {
+          const std::string limit = Immediate(operand.dims[d]);
+          if (starts[d] == "0") {
+            // A window offset alone (never negative).
+            if (offsets[d] != "0") {
+              const std::string above = writer.NewPred();
+              b.Emit("setp.ge.u64", {above, offsets[d], limit});
+              b.Emit(absl::StrCat("@", above, " bra"), {skip});
+            }
+            coordinates.push_back(offsets[d]);
+            continue;
+          }
+          std::string low = "0";
+          std::string high = limit;
+          if (offsets[d] != "0") {
+            low = writer.NewB64();
+            b.Emit("neg.s64", {low, offsets[d]});
+            high = writer.NewB64();
+            b.Emit("sub.s64", {high, limit, offsets[d]});
+          }
+          const std::string below = writer.NewPred();
+          b.Emit("setp.lt.s64", {below, starts[d], low});
+          b.Emit(absl::StrCat("@", below, " bra"), {skip});
+          const std::string above = writer.NewPred();
+          b.Emit("setp.ge.s64", {above, starts[d], high});
+          b.Emit(absl::StrCat("@", above, " bra"), {skip});
+          std::string coordinate = starts[d];
+          if (offsets[d] != "0") {
+            coordinate = writer.NewB64();
+            b.Emit("add.s64", {coordinate, starts[d], offsets[d]});
+          }
+          coordinates.push_back(coordinate);
+        }
+        const std::string target =
+            writer.Affine(coordinates, operand_strides, 0);
+        std::vector<std::string> target_addresses;
+        std::vector<Register> arguments;
+        for (int k = 0; k < n; ++k) {
+          const ir::ElementType type = instruction.operand_types[k].shape.type;
+          target_addresses.push_back(
+              writer.Address(writer.output(k), target, ir::StorageSize(type)));
+          arguments.push_back(writer.Load(type, target_addresses.back()));
+        }
+        for (int k = 0; k < n; ++k) {
+          const ir::ElementType type =
+              instruction.operand_types[n + 1 + k].shape.type;
+          arguments.push_back(
+              writer.Load(type, writer.Address(writer.input(n + 1 + k), u,
+                                               ir::StorageSize(type))));
+        }
+        absl::StatusOr<std::vector<Register>> combined =
+            EmitScalarRegionResults(writer, program, instruction,
+                                    instruction.regions[0], arguments);
+        if (!combined.ok()) return combined.status();
+        if (combined->size() != static_cast<size_t>(n)) {
+          return Unsupported(instruction, "with a region of the wrong arity");
+        }
+        for (int k = 0; k < n; ++k) {
+          writer.Store((*combined)[k], target_addresses[k]);
+        }
+        b.EmitLabel(skip);
+        return absl::OkStatus();
+      });
+  if (!updated.ok()) return updated;
   b.EmitLabel(done);
   writer.EndLoop();
   return absl::OkStatus();

@@ -43,119 +43,111 @@ absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
   const std::string index = writer.BeginLoop();
   const std::string done = writer.NewLabel("select_done");
   // Thread 0 alone works.
-  const std::string other = writer.NewPred();
-  b.Emit("setp.ne.u64", {other, index, "0"});
-  b.Emit(absl::StrCat("@", other, " bra"), {done});
+  writer.BranchUnlessZero(index, done);
   // The result starts as the init value.
-  const std::string element = writer.NewB64();
-  b.Emit("mov.u64", {element, "0"});
-  const std::string fill = writer.NewLabel("fill");
-  b.EmitLabel(fill);
-  writer.Copy(result_size, absl::StrCat("[", writer.input(2), "]"),
-              writer.Address(writer.output(0), element, result_size));
-  b.Emit("add.u64", {element, element, "1"});
-  const std::string more = writer.NewPred();
-  b.Emit("setp.lt.u64", {more, element, Immediate(result.num_elements())});
-  b.Emit(absl::StrCat("@", more, " bra"), {fill});
+  absl::Status filled = writer.CountedLoop(
+      result.num_elements(), [&](const std::string& element) {
+        writer.Copy(result_size, absl::StrCat("[", writer.input(2), "]"),
+                    writer.Address(writer.output(0), element, result_size));
+        return absl::OkStatus();
+      });
+  if (!filled.ok()) return filled;
 
-  const int64_t total = source.num_elements();
   int64_t positions = 1;
   for (int64_t k : window.dimensions) positions *= k;
-  if (total > 0 && positions > 0) {
-    const std::string u = writer.NewB64();
-    b.Emit("mov.u64", {u, "0"});
-    const std::string next_source = writer.NewLabel("source");
-    const std::string after = writer.NewLabel("folded");
-    b.EmitLabel(next_source);
-    const std::vector<std::string> multi = writer.Unflatten(u, source.dims);
-    const std::string have = writer.NewPred();
-    b.Emit("mov.pred", {have, "0"});
-    const std::string selected = writer.NewB64();
-    b.Emit("mov.u64", {selected, "0"});
-    const Register chosen{b.NewRegister(*RegisterClassFor(operand.type)),
-                          operand.type};
-    std::vector<int64_t> position(rank, 0);
-    for (int64_t w = 0; w < positions; ++w) {
-      const std::string next_position = writer.NewLabel("position");
-      // x = out * stride + position * window_dilation - pad_low, on the
-      // operand dilated by base_dilation.
-      std::vector<std::string> coordinates;
-      for (size_t d = 0; d < rank; ++d) {
-        const int64_t stride = AtOr<int64_t>(window.strides, d, 1);
-        const int64_t window_dilation =
-            AtOr<int64_t>(window.window_dilations, d, 1);
-        const int64_t base_dilation =
-            AtOr<int64_t>(window.base_dilations, d, 1);
-        const int64_t pad_low =
-            d < window.padding.size() ? window.padding[d].first : 0;
-        const std::string x = writer.Affine(
-            {multi[d]}, {stride}, position[d] * window_dilation - pad_low);
-        const std::string below = writer.NewPred();
-        b.Emit("setp.lt.s64", {below, x, "0"});
-        b.Emit(absl::StrCat("@", below, " bra"), {next_position});
-        std::string coordinate = x;
-        if (base_dilation > 1) {
-          const std::string remainder = writer.NewB64();
-          b.Emit("rem.s64", {remainder, x, Immediate(base_dilation)});
-          const std::string off_point = writer.NewPred();
-          b.Emit("setp.ne.s64", {off_point, remainder, "0"});
-          b.Emit(absl::StrCat("@", off_point, " bra"), {next_position});
-          coordinate = writer.NewB64();
-          b.Emit("div.s64", {coordinate, x, Immediate(base_dilation)});
+  // Each source element in row-major order (none when windows are empty).
+  absl::Status folded_all = writer.CountedLoop(
+      positions > 0 ? source.num_elements() : 0,
+      [&](const std::string& u) -> absl::Status {
+        const std::string after = writer.NewLabel("folded");
+        const std::vector<std::string> multi = writer.Unflatten(u, source.dims);
+        const std::string have = writer.NewPred();
+        b.Emit("mov.pred", {have, "0"});
+        const std::string selected = writer.NewB64();
+        b.Emit("mov.u64", {selected, "0"});
+        const Register chosen{b.NewRegister(*RegisterClassFor(operand.type)),
+                              operand.type};
+        std::vector<int64_t> position(rank, 0);
+        for (int64_t w = 0; w < positions; ++w) {
+          const std::string next_position = writer.NewLabel("position");
+          // x = out * stride + position * window_dilation - pad_low, on the
+          // operand dilated by base_dilation.
+          std::vector<std::string> coordinates;
+          for (size_t d = 0; d < rank; ++d) {
+            const int64_t stride = AtOr<int64_t>(window.strides, d, 1);
+            const int64_t window_dilation =
+                AtOr<int64_t>(window.window_dilations, d, 1);
+            const int64_t base_dilation =
+                AtOr<int64_t>(window.base_dilations, d, 1);
+            const int64_t pad_low =
+                d < window.padding.size() ? window.padding[d].first : 0;
+            const std::string x = writer.Affine(
+                {multi[d]}, {stride}, position[d] * window_dilation - pad_low);
+            const std::string below = writer.NewPred();
+            b.Emit("setp.lt.s64", {below, x, "0"});
+            b.Emit(absl::StrCat("@", below, " bra"), {next_position});
+            std::string coordinate = x;
+            if (base_dilation > 1) {
+              const std::string remainder = writer.NewB64();
+              b.Emit("rem.s64", {remainder, x, Immediate(base_dilation)});
+              const std::string off_point = writer.NewPred();
+              b.Emit("setp.ne.s64", {off_point, remainder, "0"});
+              b.Emit(absl::StrCat("@", off_point, " bra"), {next_position});
+              coordinate = writer.NewB64();
+              b.Emit("div.s64", {coordinate, x, Immediate(base_dilation)});
+            }
+            const std::string beyond = writer.NewPred();
+            b.Emit("setp.ge.s64",
+                   {beyond, coordinate, Immediate(operand.dims[d])});
+            b.Emit(absl::StrCat("@", beyond, " bra"), {next_position});
+            coordinates.push_back(coordinate);
+          }
+          const std::string candidate =
+              writer.Affine(coordinates, operand_strides, 0);
+          const Register value = writer.Load(
+              operand.type,
+              writer.Address(writer.input(0), candidate, operand_size));
+          const std::string take = writer.NewLabel("take");
+          const std::string first = writer.NewPred();
+          b.Emit("not.pred", {first, have});
+          b.Emit(absl::StrCat("@", first, " bra"), {take});
+          absl::StatusOr<Register> keep =
+              EmitScalarRegion(writer, program, instruction,
+                               instruction.regions[0], {chosen, value});
+          if (!keep.ok()) return keep.status();
+          if (keep->type != ir::ElementType::kPred) {
+            return Unsupported(instruction,
+                               "with a select region not returning i1");
+          }
+          b.Emit(absl::StrCat("@", keep->name, " bra"), {next_position});
+          b.EmitLabel(take);
+          b.Emit("mov.u64", {selected, candidate});
+          writer.Move(chosen, value);
+          b.Emit("mov.pred", {have, "1"});
+          b.EmitLabel(next_position);
+          for (size_t d = rank; d-- > 0;) {
+            if (++position[d] < window.dimensions[d]) break;
+            position[d] = 0;
+          }
         }
-        const std::string beyond = writer.NewPred();
-        b.Emit("setp.ge.s64", {beyond, coordinate, Immediate(operand.dims[d])});
-        b.Emit(absl::StrCat("@", beyond, " bra"), {next_position});
-        coordinates.push_back(coordinate);
-      }
-      const std::string candidate =
-          writer.Affine(coordinates, operand_strides, 0);
-      const Register value =
-          writer.Load(operand.type,
-                      writer.Address(writer.input(0), candidate, operand_size));
-      const std::string take = writer.NewLabel("take");
-      const std::string first = writer.NewPred();
-      b.Emit("not.pred", {first, have});
-      b.Emit(absl::StrCat("@", first, " bra"), {take});
-      absl::StatusOr<Register> keep =
-          EmitScalarRegion(writer, program, instruction, instruction.regions[0],
-                           {chosen, value});
-      if (!keep.ok()) return keep.status();
-      if (keep->type != ir::ElementType::kPred) {
-        return Unsupported(instruction,
-                           "with a select region not returning i1");
-      }
-      b.Emit(absl::StrCat("@", keep->name, " bra"), {next_position});
-      b.EmitLabel(take);
-      b.Emit("mov.u64", {selected, candidate});
-      writer.Move(chosen, value);
-      b.Emit("mov.pred", {have, "1"});
-      b.EmitLabel(next_position);
-      for (size_t d = rank; d-- > 0;) {
-        if (++position[d] < window.dimensions[d]) break;
-        position[d] = 0;
-      }
-    }
-    // Fold the source value into the result at the selected element.
-    const std::string none = writer.NewPred();
-    b.Emit("not.pred", {none, have});
-    b.Emit(absl::StrCat("@", none, " bra"), {after});
-    const std::string target =
-        writer.Address(writer.output(0), selected, result_size);
-    const Register current = writer.Load(result.type, target);
-    const Register incoming = writer.Load(
-        source.type, writer.Address(writer.input(1), u, source_size));
-    absl::StatusOr<Register> folded =
-        EmitScalarRegion(writer, program, instruction, instruction.regions[1],
-                         {current, incoming});
-    if (!folded.ok()) return folded.status();
-    writer.Store(*folded, target);
-    b.EmitLabel(after);
-    b.Emit("add.u64", {u, u, "1"});
-    const std::string left = writer.NewPred();
-    b.Emit("setp.lt.u64", {left, u, Immediate(total)});
-    b.Emit(absl::StrCat("@", left, " bra"), {next_source});
-  }
+        // Fold the source value into the result at the selected element.
+        const std::string none = writer.NewPred();
+        b.Emit("not.pred", {none, have});
+        b.Emit(absl::StrCat("@", none, " bra"), {after});
+        const std::string target =
+            writer.Address(writer.output(0), selected, result_size);
+        const Register current = writer.Load(result.type, target);
+        const Register incoming = writer.Load(
+            source.type, writer.Address(writer.input(1), u, source_size));
+        absl::StatusOr<Register> folded =
+            EmitScalarRegion(writer, program, instruction,
+                             instruction.regions[1], {current, incoming});
+        if (!folded.ok()) return folded.status();
+        writer.Store(*folded, target);
+        b.EmitLabel(after);
+        return absl::OkStatus();
+      });
+  if (!folded_all.ok()) return folded_all;
   b.EmitLabel(done);
   writer.EndLoop();
   return absl::OkStatus();

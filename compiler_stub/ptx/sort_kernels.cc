@@ -36,9 +36,7 @@ absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
   const std::string done = writer.NewLabel("row_done");
   if (multi[dimension] != "0") {
     // Only the thread of the row's first element works.
-    const std::string other = writer.NewPred();
-    b.Emit("setp.ne.u64", {other, multi[dimension], "0"});
-    b.Emit(absl::StrCat("@", other, " bra"), {done});
+    writer.BranchUnlessZero(multi[dimension], done);
   }
   // The address of element `position` (a .b64 register) of the row in
   // result (or operand) `k`.
@@ -50,20 +48,16 @@ absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
     return writer.Address(base, offset, size);
   };
   // Copy the rows.
-  const std::string t = writer.NewB64();
-  b.Emit("mov.u64", {t, "0"});
-  const std::string copy = writer.NewLabel("copy");
-  b.EmitLabel(copy);
-  for (size_t k = 0; k < operands; ++k) {
-    const size_t size =
-        ir::StorageSize(instruction.operand_types[k].shape.type);
-    writer.Copy(size, element(writer.input(static_cast<int>(k)), k, t),
-                element(writer.output(static_cast<int>(k)), k, t));
-  }
-  b.Emit("add.u64", {t, t, "1"});
-  const std::string more = writer.NewPred();
-  b.Emit("setp.lt.u64", {more, t, Immediate(length)});
-  b.Emit(absl::StrCat("@", more, " bra"), {copy});
+  absl::Status copied = writer.CountedLoop(length, [&](const std::string& t) {
+    for (size_t k = 0; k < operands; ++k) {
+      const size_t size =
+          ir::StorageSize(instruction.operand_types[k].shape.type);
+      writer.Copy(size, element(writer.input(static_cast<int>(k)), k, t),
+                  element(writer.output(static_cast<int>(k)), k, t));
+    }
+    return absl::OkStatus();
+  });
+  if (!copied.ok()) return copied;
 
   // Insertion sort: element i moves left while the comparator puts it
   // before its left neighbour.

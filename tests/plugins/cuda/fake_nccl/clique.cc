@@ -282,7 +282,8 @@ void Clique::RunTransfers(const std::shared_ptr<Member>& member,
   }
 }
 
-std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks) {
+std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks,
+                                         std::string* error) {
   static auto* mu = new std::mutex;
   static auto* cliques = new std::map<std::string, std::weak_ptr<Clique>>;
   std::lock_guard<std::mutex> lock(*mu);
@@ -290,6 +291,12 @@ std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks) {
   if (clique == nullptr) {
     clique = std::make_shared<Clique>(nranks);
     (*cliques)[key] = clique;
+  }
+  if (clique->nranks() != nranks) {
+    *error = std::to_string(nranks) +
+             " ranks, but the unique id's other ranks said " +
+             std::to_string(clique->nranks());
+    return nullptr;
   }
   return clique;
 }

@@ -74,8 +74,10 @@ class Clique : public Rendezvous {
 };
 
 // The clique of unique id `key` in this process, made (for `nranks`) on
-// first use; the members keep it alive.
-std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks);
+// first use; the members keep it alive. Null, with `error`, when the id's
+// clique has another number of ranks.
+std::shared_ptr<Clique> FindOrMakeClique(const std::string& key, int nranks,
+                                         std::string* error);
 
 }  // namespace fake_nccl
 

@@ -339,12 +339,9 @@ ncclResult_t InitRank(const char* call, ncclComm_t* comm, int nranks,
   std::shared_ptr<Clique> clique;
   std::string error;
   if (maker == getpid()) {
-    clique = FindOrMakeClique(key, nranks);
-    if (clique->nranks() != nranks) {
-      return Fail(ncclInvalidUsage,
-                  std::string(call) + ": " + std::to_string(nranks) +
-                      " ranks, but the unique id's other ranks said " +
-                      std::to_string(clique->nranks()));
+    clique = FindOrMakeClique(key, nranks, &error);
+    if (clique == nullptr) {
+      return Fail(ncclInvalidUsage, std::string(call) + ": " + error);
     }
     rendezvous = clique;
   } else {

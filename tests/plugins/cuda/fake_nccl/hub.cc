@@ -82,12 +82,10 @@ bool Connection::Join(const Frame& frame) {
     result = ncclInternalError;
     error = "malformed join request";
   } else {
-    clique_ = FindOrMakeClique(key, nranks);
-    if (clique_->nranks() != nranks) {
+    clique_ = FindOrMakeClique(key, nranks, &error);
+    if (clique_ == nullptr) {
       result = ncclInvalidUsage;
-      error = "ncclCommInitRank: " + std::to_string(nranks) +
-              " ranks, but the unique id's other ranks said " +
-              std::to_string(clique_->nranks());
+      error = "joining the unique id: " + error;
     } else {
       member_ = std::make_shared<Member>(clique_, rank, device, process);
       member_->set_async_error_listener(
