@@ -33,6 +33,12 @@
 #                                its stablehlo-interpret/*.mlir are run)
 #   PJRTX_CUDA_DRIVER_PATH       the driver the plugin loads (default
 #                                libcuda.so.1); a fake one tests this script
+#   PJRTX_NCCL_PATH, PJRTX_CUBLASLT_PATH
+#                                NCCL and cuBLASLt for the plugin (default:
+#                                the loader's search for libnccl.so.2 and
+#                                libcublasLt.so.13)
+#   PJRTX_SOURCE_COMMIT          the commit recorded, where the tree run is
+#                                a copy without its git history
 #
 # docs/gpu-results.md is appended to only for a full run on a real GPU:
 # when nvidia-smi works, PJRTX_CUDA_DRIVER_PATH is unset, and neither
@@ -190,9 +196,13 @@ run_logged "$out/bench.log" 1800 "$bench" "${bench_args[@]}"
 bench_status=$status
 
 # The results, as one markdown section.
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-  commit="$commit with local changes"
+if [ -n "${PJRTX_SOURCE_COMMIT:-}" ]; then
+  commit=$PJRTX_SOURCE_COMMIT
+else
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit with local changes"
+  fi
 fi
 section=$out/section.md
 {
