@@ -3,12 +3,39 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <utility>
 #include <vector>
 
 #include "plugins/cuda/cuda_status.h"
 
 namespace cuda_plugin {
+namespace {
+
+// The completion threads host functions may wake, by id: a host function
+// can run after its thread is gone (the driver runs it whenever the event
+// completes), so it looks its thread up instead of holding a pointer.
+struct WakeRegistry {
+  std::mutex mu;
+  std::map<uintptr_t, CompletionThread*> threads;  // One per client.
+  uintptr_t next_id = 1;
+};
+
+WakeRegistry& Registry() {
+  // Never destroyed: host functions may run during process exit.
+  static WakeRegistry* registry = new WakeRegistry;
+  return *registry;
+}
+
+uintptr_t Register(CompletionThread* thread) {
+  WakeRegistry& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  const uintptr_t id = registry.next_id++;
+  registry.threads[id] = thread;
+  return id;
+}
+
+}  // namespace
 
 int64_t NewPrivateLane() {
   // Above any device index a queue uses as its lane.
@@ -17,9 +44,14 @@ int64_t NewPrivateLane() {
 }
 
 CompletionThread::CompletionThread(const DriverApi& api)
-    : api_(api), thread_([this] { Run(); }) {}
+    : api_(api), wake_id_(Register(this)), thread_([this] { Run(); }) {}
 
 CompletionThread::~CompletionThread() {
+  {
+    WakeRegistry& registry = Registry();
+    std::lock_guard<std::mutex> lock(registry.mu);
+    registry.threads.erase(wake_id_);
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
@@ -34,6 +66,31 @@ void CompletionThread::Add(int64_t lane, Gpu* gpu, CUevent event,
     std::lock_guard<std::mutex> lock(mu_);
     lanes_[lane].push_back(Pending{gpu, event, std::move(callback)});
     ++pending_;
+  }
+  work_.notify_one();
+}
+
+void CompletionThread::WakeWhenDone(Gpu& gpu, CUevent event) {
+  // Failures are left to the backoff: a stream that cannot take the wait or
+  // the function still completes (or fails) the event it polls.
+  if (api_.cuStreamWaitEvent(gpu.wake_stream(), event, 0) != CUDA_SUCCESS) {
+    return;
+  }
+  api_.cuLaunchHostFunc(gpu.wake_stream(), &WakeFromHostFunction,
+                        reinterpret_cast<void*>(wake_id_));
+}
+
+void CUDA_CB CompletionThread::WakeFromHostFunction(void* id) {
+  WakeRegistry& registry = Registry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  auto it = registry.threads.find(reinterpret_cast<uintptr_t>(id));
+  if (it != registry.threads.end()) it->second->Wake();
+}
+
+void CompletionThread::Wake() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    woken_ = true;
   }
   work_.notify_one();
 }
@@ -86,11 +143,14 @@ int CompletionThread::PollOnce() {
 
 void CompletionThread::Run() {
   // Poll quickly while work keeps completing, then back off to 1 ms so an
-  // idle client costs nothing and a long kernel costs little.
+  // idle client costs nothing and a long kernel costs little; a host
+  // function's wake-up cuts any wait short.
   auto idle_wait = std::chrono::microseconds(0);
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
+      // The poll below sees whatever a wake-up so far reported.
+      woken_ = false;
       if (pending_ == 0) {
         if (stopping_) return;
         work_.wait(lock, [this] { return pending_ > 0 || stopping_; });
@@ -107,8 +167,10 @@ void CompletionThread::Run() {
         std::max<std::chrono::microseconds>(std::chrono::microseconds(5),
                                             idle_wait * 2));
     std::unique_lock<std::mutex> lock(mu_);
-    // New work may complete earlier than the backoff; a notify cuts it.
-    work_.wait_for(lock, idle_wait);
+    // New work may complete earlier than the backoff; a wake-up cuts it.
+    if (work_.wait_for(lock, idle_wait, [this] { return woken_; })) {
+      idle_wait = std::chrono::microseconds(0);
+    }
   }
 }
 

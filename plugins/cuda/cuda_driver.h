@@ -41,6 +41,7 @@ namespace cuda_plugin {
   X(cuMemFreeHost, 2000)              \
   X(cuMemHostRegister, 6050)          \
   X(cuMemHostUnregister, 4000)        \
+  X(cuPointerGetAttribute, 4000)      \
   X(cuMemcpyHtoDAsync, 3020)          \
   X(cuMemcpyDtoHAsync, 3020)          \
   X(cuMemcpyDtoDAsync, 3020)          \
@@ -56,7 +57,8 @@ namespace cuda_plugin {
   X(cuModuleLoadDataEx, 2010)         \
   X(cuModuleGetFunction, 2000)        \
   X(cuModuleUnload, 2000)             \
-  X(cuLaunchKernel, 4000)
+  X(cuLaunchKernel, 4000)             \
+  X(cuLaunchHostFunc, 10000)
 
 // The resolved table; every member is non-null once Discover() found a
 // usable driver.

@@ -32,6 +32,8 @@ absl::StatusOr<std::unique_ptr<Gpu>> Gpu::Open(const DriverApi& api,
     PJRTX_CUDA_RETURN_IF_ERROR(api,
                                cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   }
+  PJRTX_CUDA_RETURN_IF_ERROR(
+      api, cuStreamCreate(&gpu->wake_stream_, CU_STREAM_NON_BLOCKING));
   CUmemPoolProps props = {};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
@@ -55,10 +57,12 @@ Gpu::~Gpu() {
     if (stream == nullptr) continue;
     api_.cuStreamSynchronize(stream);
   }
+  if (wake_stream_ != nullptr) api_.cuStreamSynchronize(wake_stream_);
   events_.reset();
   for (CUstream stream : streams_) {
     if (stream != nullptr) api_.cuStreamDestroy(stream);
   }
+  if (wake_stream_ != nullptr) api_.cuStreamDestroy(wake_stream_);
   if (pool_ != nullptr) api_.cuMemPoolDestroy(pool_);
   api_.cuDevicePrimaryCtxRelease(device_);
 }

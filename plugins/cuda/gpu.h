@@ -1,4 +1,5 @@
-// One GPU as the plugin drives it: its primary context, its three streams,
+// One GPU as the plugin drives it: its primary context, its three streams
+// (and a fourth for completion wake-ups),
 // its stream-ordered memory pool and its event pool.
 #ifndef PJRTX_PLUGINS_CUDA_GPU_H_
 #define PJRTX_PLUGINS_CUDA_GPU_H_
@@ -37,6 +38,9 @@ class Gpu {
   CUstream stream(StreamKind kind) const {
     return streams_[static_cast<int>(kind)];
   }
+  // Where the host functions that wake the completion thread wait for
+  // their events: a stream of their own, so that they never hold up work.
+  CUstream wake_stream() const { return wake_stream_; }
   CUmemoryPool pool() const { return pool_; }
   EventPool& events() { return *events_; }
 
@@ -59,6 +63,7 @@ class Gpu {
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   CUstream streams_[kNumStreamKinds] = {};
+  CUstream wake_stream_ = nullptr;
   CUmemoryPool pool_ = nullptr;
   std::unique_ptr<EventPool> events_;
 };

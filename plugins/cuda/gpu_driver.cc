@@ -221,7 +221,7 @@ absl::Status GpuDriver::CopyFromHost(int memory, pjrtx::DeviceAddress dst,
   Gpu& gpu = *gpus_[GpuOfMemory(memory)];
   if (IssueScope* scope = IssueScope::Current(); scope != nullptr) {
     PJRTX_ASSIGN_OR_RETURN(CUstream upload, scope->Use(StreamKind::kUpload));
-    return StagedUpload(*scope, *staging_, upload, Pointer(dst), src, size);
+    return UploadInTask(*scope, *staging_, upload, Pointer(dst), src, size);
   }
   // A framework thread filling a fresh allocation: the caller's data is
   // staged before this returns; the DMA runs on, and the compute stream

@@ -75,6 +75,9 @@ absl::Status IssueScope::OnCompletion(CUstream stream,
     return failure;
   }
   if (recorded != nullptr) *recorded = *event;
+  // The wake-up's wait first: once added, the event may be polled complete
+  // and recorded again by another task.
+  completions_.WakeWhenDone(gpu_, *event);
   completions_.Add(lane_, &gpu_, *event, std::move(callback));
   return absl::OkStatus();
 }

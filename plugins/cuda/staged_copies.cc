@@ -30,10 +30,25 @@ absl::Status StagedUpload(IssueScope& scope, PinnedStagingPool& staging,
   return absl::OkStatus();
 }
 
+absl::Status UploadInTask(IssueScope& scope, PinnedStagingPool& staging,
+                          CUstream stream, CUdeviceptr dst, const void* src,
+                          size_t size) {
+  const DriverApi& api = scope.gpu().events().api();
+  if (!IsPageLocked(api, src, size)) {
+    return StagedUpload(scope, staging, stream, dst, src, size);
+  }
+  PJRTX_CUDA_RETURN_IF_ERROR(api, cuMemcpyHtoDAsync(dst, src, size, stream));
+  return absl::OkStatus();
+}
+
 absl::Status StagedDownload(IssueScope& scope, PinnedStagingPool& staging,
                             CUstream stream, void* dst, CUdeviceptr src,
                             size_t size) {
   const DriverApi& api = scope.gpu().events().api();
+  if (IsPageLocked(api, dst, size)) {
+    PJRTX_CUDA_RETURN_IF_ERROR(api, cuMemcpyDtoHAsync(dst, src, size, stream));
+    return absl::OkStatus();
+  }
   uint8_t* to = static_cast<uint8_t*>(dst);
   for (size_t offset = 0; offset < size; offset += staging.chunk_bytes()) {
     const size_t bytes = std::min(staging.chunk_bytes(), size - offset);
@@ -53,6 +68,25 @@ absl::Status StagedDownload(IssueScope& scope, PinnedStagingPool& staging,
         }));
   }
   return absl::OkStatus();
+}
+
+bool IsPageLocked(const DriverApi& api, const void* host, size_t size) {
+  const CUdeviceptr pointer = reinterpret_cast<CUdeviceptr>(host);
+  CUmemorytype type = CU_MEMORYTYPE_DEVICE;
+  if (api.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                pointer) != CUDA_SUCCESS ||
+      type != CU_MEMORYTYPE_HOST) {
+    return false;
+  }
+  CUdeviceptr start = 0;
+  size_t range_size = 0;
+  if (api.cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                pointer) != CUDA_SUCCESS ||
+      api.cuPointerGetAttribute(&range_size, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+                                pointer) != CUDA_SUCCESS) {
+    return false;
+  }
+  return pointer >= start && pointer - start + size <= range_size;
 }
 
 }  // namespace cuda_plugin

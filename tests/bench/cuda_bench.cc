@@ -2,12 +2,15 @@
 // the raw CUDA driver call doing the same work on the same GPU, alternating
 // in the same run (docs/benchmarks.md):
 //
-//   cuda.h2d_*     host->device from pageable memory (BufferFromHostBuffer,
-//                  awaited until defined) vs cuMemcpyHtoDAsync + stream sync
-//                  from pinned memory, and from pageable memory;
-//   cuda.d2h_*     device->host into pageable memory (ToHostBuffer, awaited)
-//                  vs cuMemcpyDtoHAsync + sync into pinned, and pageable,
-//                  memory;
+//   cuda.h2d_*     host->device (BufferFromHostBuffer, awaited until
+//                  defined) vs cuMemcpyHtoDAsync + stream sync: from pinned
+//                  memory against the same (the plugin copies in place; bar
+//                  0.9 at 64 MiB), and from pageable memory (through the
+//                  plugin's staging pool) against pinned and pageable;
+//   cuda.d2h_*     device->host (ToHostBuffer, awaited) vs
+//                  cuMemcpyDtoHAsync + sync, into pinned memory against the
+//                  same (bar 0.9 at 64 MiB), and into pageable memory
+//                  against pinned and pageable;
 //   cuda.d2d_*     on one GPU, a program returning its argument (the plugin
 //                  copies it with cuMemcpyDtoDAsync) vs cuMemcpyDtoDAsync;
 //                  with two GPUs also CopyToDevice vs cuMemcpyPeerAsync;
@@ -569,9 +572,13 @@ class CudaBench {
     host_.assign(max_bytes, 1);
     sink_.assign(max_bytes, 2);
     pinned_ = static_cast<char*>(gpu0_.AllocPinned(max_bytes));
+    pinned_sink_ = static_cast<char*>(gpu0_.AllocPinned(max_bytes));
     src_ = gpu0_.AllocDevice(max_bytes);
     dst_ = gpu0_.AllocDevice(max_bytes);
-    if (pinned_ == nullptr || src_ == 0 || dst_ == 0) return false;
+    if (pinned_ == nullptr || pinned_sink_ == nullptr || src_ == 0 ||
+        dst_ == 0) {
+      return false;
+    }
     std::memset(pinned_, 1, max_bytes);
     for (int64_t bytes : sizes_) Transfers(bytes);
     for (int64_t bytes : sizes_) DeviceToDevice(bytes);
@@ -661,8 +668,17 @@ class CudaBench {
       if (b != nullptr) DestroyBuffer(c_, b);
       return b != nullptr;
     };
+    auto h2d_pinned = [&] {
+      PJRTX_Buffer* b = FromHost(c_, pinned_, bytes, device);
+      if (b != nullptr) DestroyBuffer(c_, b);
+      return b != nullptr;
+    };
+    report(
+        absl::StrCat("cuda.h2d_pinned_vs_raw_pinned.", size),
+        Compare("h2d_pinned", h2d_pinned, RawHtoD(pinned_, bytes), iterations),
+        bar);
     report(absl::StrCat("cuda.h2d_pageable_vs_raw_pinned.", size),
-           Compare("h2d", h2d, RawHtoD(pinned_, bytes), iterations), bar);
+           Compare("h2d", h2d, RawHtoD(pinned_, bytes), iterations), "");
     report(absl::StrCat("cuda.h2d_pageable_vs_raw_pageable.", size),
            Compare("h2d", h2d, RawHtoD(host_.data(), bytes), iterations), "");
 
@@ -671,9 +687,14 @@ class CudaBench {
       failed_ = true;
       return;
     }
+    auto d2h_pinned = [&] { return ToHost(c_, source, pinned_sink_, bytes); };
+    report(absl::StrCat("cuda.d2h_pinned_vs_raw_pinned.", size),
+           Compare("d2h_pinned", d2h_pinned, RawDtoH(pinned_sink_, bytes),
+                   iterations),
+           bar);
     auto d2h = [&] { return ToHost(c_, source, sink_.data(), bytes); };
     report(absl::StrCat("cuda.d2h_pageable_vs_raw_pinned.", size),
-           Compare("d2h", d2h, RawDtoH(pinned_, bytes), iterations), bar);
+           Compare("d2h", d2h, RawDtoH(pinned_, bytes), iterations), "");
     report(absl::StrCat("cuda.d2h_pageable_vs_raw_pageable.", size),
            Compare("d2h", d2h, RawDtoH(sink_.data(), bytes), iterations), "");
     DestroyBuffer(c_, source);
@@ -974,6 +995,7 @@ class CudaBench {
   std::vector<char> host_;
   std::vector<char> sink_;
   char* pinned_ = nullptr;
+  char* pinned_sink_ = nullptr;
   CUdeviceptr src_ = 0;
   CUdeviceptr dst_ = 0;
   CUdeviceptr peer_dst_ = 0;

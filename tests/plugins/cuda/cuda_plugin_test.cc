@@ -4,6 +4,8 @@
 // interpreter (control flow included, with its predicate read-backs
 // counted), and the errors a demanding user meets. The fault tests run
 // only in the ctest entries that inject the fault (FAKE_CUDA_* variables).
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -90,9 +92,67 @@ class CudaPluginTest : public ::testing::Test {
                                    device);
   }
 
+  // A buffer made from `host` with `semantics` (in `memory`, or device 0's
+  // default memory when null), with its done-with-host-buffer event.
+  absl::StatusOr<std::pair<Buffer, pjrtx::client::EventFuture>> FromHostBuffer(
+      const std::vector<float>& host, PJRTX_HostBufferSemantics semantics,
+      PJRTX_Memory* memory) {
+    const int64_t dims[] = {static_cast<int64_t>(host.size())};
+    const PJRTX_Api* api = client_->api();
+    PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
+    args.client = client_->handle();
+    args.data = host.data();
+    args.type = PJRTX_Buffer_Type_F32;
+    args.dims = dims;
+    args.num_dims = 1;
+    args.host_buffer_semantics = semantics;
+    args.memory = memory;
+    if (memory == nullptr) args.device = devices_[0].handle();
+    absl::Status status =
+        pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args));
+    if (!status.ok()) return status;
+    return std::make_pair(
+        Buffer(api, args.buffer),
+        pjrtx::client::EventFuture(api, args.done_with_host_buffer));
+  }
+
   std::unique_ptr<Client> client_;
   std::vector<Device> devices_;
 };
+
+// The fake driver's count of host<->GPU copies whose host side was memory
+// registered with cuMemHostRegister (private_api.h), read from the copy of
+// the fake the plugin loaded.
+struct RegisteredHostCopies {
+  uint64_t uploads = 0;
+  uint64_t downloads = 0;
+};
+
+absl::StatusOr<RegisteredHostCopies> CountRegisteredHostCopies() {
+  const char* path = std::getenv("PJRTX_CUDA_DRIVER_PATH");
+  void* fake = path == nullptr ? nullptr : dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (fake == nullptr) {
+    return absl::FailedPreconditionError("the fake driver is not loaded");
+  }
+  // cuGetProcAddress_v2, spelled without cuda.h.
+  using GetProcAddress =
+      int (*)(const char*, void**, int, unsigned long long, int*);
+  using Counts = int (*)(uint64_t*, uint64_t*);
+  auto get =
+      reinterpret_cast<GetProcAddress>(dlsym(fake, "cuGetProcAddress_v2"));
+  void* function = nullptr;
+  int found = 0;
+  RegisteredHostCopies counts;
+  const bool ok =
+      get != nullptr &&
+      get("fakeCudaRegisteredHostCopies", &function, 12000, 0, &found) == 0 &&
+      function != nullptr &&
+      reinterpret_cast<Counts>(function)(&counts.uploads, &counts.downloads) ==
+          0;
+  dlclose(fake);
+  if (!ok) return absl::InternalError("fakeCudaRegisteredHostCopies failed");
+  return counts;
+}
 
 TEST_F(CudaPluginTest, FakeGpusAreDevicesWithTheirAttributesAndMemories) {
   for (size_t i = 0; i < devices_.size(); ++i) {
@@ -159,21 +219,10 @@ TEST_F(CudaPluginTest, ZeroCopyPinnedHostBufferAliasesRegisteredCallerMemory) {
   ASSERT_TRUE(memories.ok()) << memories.status();
   ASSERT_EQ((*memories)[1].kind, "pinned_host");
   std::vector<float> host = Iota(4096, 1.0f);
-  const int64_t dims[] = {4096};
-  const PJRTX_Api* api = client_->api();
-  PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
-  args.client = client_->handle();
-  args.data = host.data();
-  args.type = PJRTX_Buffer_Type_F32;
-  args.dims = dims;
-  args.num_dims = 1;
-  args.host_buffer_semantics = PJRTX_HostBufferSemantics_kMutableZeroCopy;
-  args.memory = (*memories)[1].handle;
-  ASSERT_TRUE(
-      pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args))
-          .ok());
-  Buffer buffer(api, args.buffer);
-  pjrtx::client::EventFuture done_with_host(api, args.done_with_host_buffer);
+  auto made = FromHostBuffer(host, PJRTX_HostBufferSemantics_kMutableZeroCopy,
+                             (*memories)[1].handle);
+  ASSERT_TRUE(made.ok()) << made.status();
+  auto& [buffer, done_with_host] = *made;
   // Aliased, not copied: a change the caller makes is what the GPU reads.
   host[7] = 4242.0f;
   auto on_gpu = buffer.CopyToDevice(devices_[0]);
@@ -186,6 +235,51 @@ TEST_F(CudaPluginTest, ZeroCopyPinnedHostBufferAliasesRegisteredCallerMemory) {
   EXPECT_FALSE(done_with_host.IsReady());
   ASSERT_TRUE(buffer.Delete().ok());
   EXPECT_TRUE(done_with_host.Await().ok());
+}
+
+TEST_F(CudaPluginTest, PageLockedCallerMemoryIsCopiedInPlaceNotStaged) {
+  auto memories = devices_[0].memories();
+  ASSERT_TRUE(memories.ok()) << memories.status();
+  // Registering the caller's memory (a zero-copy pinned_host buffer) makes
+  // it page-locked for as long as that buffer lives.
+  std::vector<float> host = Iota(4096, 1.0f);
+  auto alias = FromHostBuffer(host, PJRTX_HostBufferSemantics_kMutableZeroCopy,
+                              (*memories)[1].handle);
+  ASSERT_TRUE(alias.ok()) << alias.status();
+  auto before = CountRegisteredHostCopies();
+  ASSERT_TRUE(before.ok()) << before.status();
+
+  // Upload from it: one copy straight from the caller's memory, and the
+  // memory is released only once that copy is done.
+  auto uploaded = FromHostBuffer(
+      host, PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes,
+      nullptr);
+  ASSERT_TRUE(uploaded.ok()) << uploaded.status();
+  ASSERT_TRUE(uploaded->second.Await().ok());
+  auto back = uploaded->first.ToHostSync();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(AsFloats(*back) == host);
+  auto after_upload = CountRegisteredHostCopies();
+  ASSERT_TRUE(after_upload.ok()) << after_upload.status();
+  EXPECT_EQ(after_upload->uploads, before->uploads + 1);
+
+  // Pageable memory still goes through the staging pool.
+  const std::vector<float> other = Iota(4096, -3.0f);
+  auto pageable = FromHostBuffer(
+      other, PJRTX_HostBufferSemantics_kImmutableUntilTransferCompletes,
+      nullptr);
+  ASSERT_TRUE(pageable.ok()) << pageable.status();
+  ASSERT_TRUE(pageable->second.Await().ok());
+
+  // Download into it: one copy straight into the caller's memory.
+  auto read = pageable->first.ToHost(host.data(), host.size() * sizeof(float));
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_TRUE(read->Await().ok());
+  EXPECT_TRUE(host == other);
+  auto after = CountRegisteredHostCopies();
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->uploads, after_upload->uploads);
+  EXPECT_EQ(after->downloads, before->downloads + 1);
 }
 
 TEST_F(CudaPluginTest, AFailedTaskFailsOnlyItsOwnResults) {

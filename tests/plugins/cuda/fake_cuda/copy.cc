@@ -4,6 +4,7 @@
 // again when the stream runs the operation: memory freed in between is a
 // device fault (CUDA_ERROR_ILLEGAL_ADDRESS, sticky), like a real access to
 // an unmapped address.
+#include <atomic>
 #include <cinttypes>
 #include <cstring>
 #include <memory>
@@ -49,6 +50,18 @@ uint64_t Address(const void* pointer) {
   return reinterpret_cast<uintptr_t>(pointer);
 }
 
+std::atomic<uint64_t> registered_uploads{0};
+std::atomic<uint64_t> registered_downloads{0};
+
+// Counts a copy whose pinned host side is a cuMemHostRegister range.
+void CountIfRegistered(const void* host, size_t bytes,
+                       std::atomic<uint64_t>& counter) {
+  PinnedRange range;
+  if (FindPinned(Address(host), bytes, &range) && !range.allocated) {
+    counter.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 }  // namespace
 
 namespace api {
@@ -75,6 +88,7 @@ CUresult MemcpyHtoDAsync(CUdeviceptr destination, const void* source,
     return result;
   }
   if (pinned) {
+    CountIfRegistered(source, bytes, registered_uploads);
     // Read when the stream gets there: the plugin must keep the buffer
     // unchanged until then.
     stream->Enqueue([destination, source, bytes](CUresult error) {
@@ -125,6 +139,7 @@ CUresult MemcpyDtoHAsync(void* destination, CUdeviceptr source, size_t bytes,
     return result;
   }
   if (pinned) {
+    CountIfRegistered(destination, bytes, registered_downloads);
     stream->Enqueue([destination, source, bytes](CUresult error) {
       if (error != CUDA_SUCCESS) return error;
       return CopyTranslated("cuMemcpyDtoHAsync", Address(destination), source,
@@ -295,6 +310,15 @@ CUresult MemsetD8Async(CUdeviceptr destination, unsigned char value,
     std::memset(to, value, count);
     return CUDA_SUCCESS;
   });
+  return CUDA_SUCCESS;
+}
+
+CUresult RegisteredHostCopies(uint64_t* uploads, uint64_t* downloads) {
+  if (uploads == nullptr || downloads == nullptr) {
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  *uploads = registered_uploads.load();
+  *downloads = registered_downloads.load();
   return CUDA_SUCCESS;
 }
 

@@ -110,6 +110,8 @@ CUresult FuncGetAttribute(int* value, CUfunction_attribute attribute,
 CUresult EnqueueHostWork(CUstream handle, FakeCudaHostWork work, void* data);
 CUresult TranslateAddress(CUdeviceptr address, size_t bytes, int write,
                           void** host);
+// private_api.h: for the plugin's tests. copy.cc.
+CUresult RegisteredHostCopies(uint64_t* uploads, uint64_t* downloads);
 
 }  // namespace fake_cuda::api
 

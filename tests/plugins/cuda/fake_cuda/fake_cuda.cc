@@ -244,6 +244,8 @@ const EntryPoint kEntryPoints[] = {
     FAKE_CUDA_PRIVATE_ENTRY(fakeCudaEnqueueHostWork, kInitialized,
                             EnqueueHostWork),
     FAKE_CUDA_PRIVATE_ENTRY(fakeCudaTranslate, kNone, TranslateAddress),
+    FAKE_CUDA_PRIVATE_ENTRY(fakeCudaRegisteredHostCopies, kNone,
+                            RegisteredHostCopies),
 };
 
 #undef FAKE_CUDA_ENTRY

@@ -9,6 +9,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <cstdint>
 
 // Runs on the stream's worker, in stream order, after the stream's earlier
 // work; `error` is the stream's (or its context's) error so far. It plays a
@@ -29,5 +30,13 @@ using PFN_fakeCudaEnqueueHostWork = CUresult (*)(CUstream stream,
 // thread, stream workers included.
 using PFN_fakeCudaTranslate = CUresult (*)(CUdeviceptr address, size_t bytes,
                                            int write, void** host);
+
+// "fakeCudaRegisteredHostCopies": how many cuMemcpyHtoDAsync (`uploads`)
+// and cuMemcpyDtoHAsync (`downloads`) calls so far had their host side in
+// memory registered with cuMemHostRegister, i.e. a caller's page-locked
+// memory rather than a cuMemHostAlloc buffer such as a staging pool's: the
+// tests see from it whether the plugin copied in place.
+using PFN_fakeCudaRegisteredHostCopies = CUresult (*)(uint64_t* uploads,
+                                                      uint64_t* downloads);
 
 #endif  // PJRTX_TESTS_PLUGINS_CUDA_FAKE_CUDA_PRIVATE_API_H_
