@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "plugins/cuda/cuda_status.h"
 
 namespace cuda_plugin {
@@ -43,8 +44,23 @@ int64_t NewPrivateLane() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-CompletionThread::CompletionThread(const DriverApi& api)
-    : api_(api), wake_id_(Register(this)), thread_([this] { Run(); }) {}
+absl::StatusOr<CompletionWait> ParseCompletionWait(std::string_view name) {
+  if (name == "spin") return CompletionWait::kSpin;
+  if (name == "backoff") return CompletionWait::kBackoff;
+  if (name == "auto" || name.empty()) {
+    return std::thread::hardware_concurrency() >= 8 ? CompletionWait::kSpin
+                                                    : CompletionWait::kBackoff;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("completion_wait is '", std::string(name),
+                   "'; expected 'auto', 'spin' or 'backoff'"));
+}
+
+CompletionThread::CompletionThread(const DriverApi& api, CompletionWait wait)
+    : api_(api),
+      wait_(wait),
+      wake_id_(Register(this)),
+      thread_([this] { Run(); }) {}
 
 CompletionThread::~CompletionThread() {
   {
@@ -142,10 +158,13 @@ int CompletionThread::PollOnce() {
 }
 
 void CompletionThread::Run() {
-  // Poll quickly while work keeps completing, then back off to 1 ms so an
-  // idle client costs nothing and a long kernel costs little; a host
-  // function's wake-up cuts any wait short.
+  // Poll quickly while work keeps completing (continuously for a while,
+  // with kSpin), then back off to 1 ms so an idle client costs nothing and
+  // a long kernel costs little; a host function's wake-up cuts any wait
+  // short.
+  constexpr auto kSpinFor = std::chrono::milliseconds(5);
   auto idle_wait = std::chrono::microseconds(0);
+  auto last_progress = std::chrono::steady_clock::now();
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -155,11 +174,18 @@ void CompletionThread::Run() {
         if (stopping_) return;
         work_.wait(lock, [this] { return pending_ > 0 || stopping_; });
         idle_wait = std::chrono::microseconds(0);
+        last_progress = std::chrono::steady_clock::now();
         continue;
       }
     }
     if (PollOnce() > 0) {
       idle_wait = std::chrono::microseconds(0);
+      last_progress = std::chrono::steady_clock::now();
+      continue;
+    }
+    if (wait_ == CompletionWait::kSpin &&
+        std::chrono::steady_clock::now() - last_progress < kSpinFor) {
+      std::this_thread::yield();
       continue;
     }
     idle_wait = std::min<std::chrono::microseconds>(

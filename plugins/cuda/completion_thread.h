@@ -17,14 +17,32 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include "absl/functional/any_invocable.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "plugins/cuda/cuda_driver.h"
 #include "plugins/cuda/gpu.h"
 
 namespace cuda_plugin {
+
+// How the completion thread waits for events it has not seen complete.
+enum class CompletionWait {
+  // Polls continuously (yielding the core between polls) while events are
+  // pending and for up to a few milliseconds without progress, then backs
+  // off: learns of a completion within microseconds, as a synchronising
+  // raw driver call does, at the price of a busy core while the GPU works.
+  kSpin,
+  // Backs off from the start (5 us doubling to 1 ms, cut short by the host
+  // functions' wake-ups): costs no core, suits machines with few.
+  kBackoff,
+};
+
+// kSpin where the machine has cores to spare (8 or more hardware threads),
+// else kBackoff; or what `name` ("spin", "backoff", "auto") asks for.
+absl::StatusOr<CompletionWait> ParseCompletionWait(std::string_view name);
 
 class CompletionThread {
  public:
@@ -33,7 +51,7 @@ class CompletionThread {
   // driver (frees, copies out of staging); must not wait for later work.
   using Callback = absl::AnyInvocable<void(absl::Status) &&>;
 
-  explicit CompletionThread(const DriverApi& api);
+  CompletionThread(const DriverApi& api, CompletionWait wait);
   // Finishes every pending completion first.
   ~CompletionThread();
   CompletionThread(const CompletionThread&) = delete;
@@ -54,6 +72,9 @@ class CompletionThread {
   // Completions still pending.
   int64_t pending() const;
 
+  // How this thread waits; queues feeding it wait for work the same way.
+  CompletionWait wait() const { return wait_; }
+
  private:
   struct Pending {
     Gpu* gpu;
@@ -71,6 +92,7 @@ class CompletionThread {
   int PollOnce();
 
   const DriverApi& api_;
+  const CompletionWait wait_;
   mutable std::mutex mu_;
   std::condition_variable work_;
   std::map<int64_t, std::deque<Pending>> lanes_;  // Guarded by mu_.

@@ -160,6 +160,11 @@ class CudaPlugin : public pjrtx::Plugin {
          "The machine this process runs on, as the job sees it (default: "
          "the host name). Processes of one machine are one slice: their "
          "communicators run on NCCL; slices meet over UCX"},
+        {"completion_wait", std::string("auto"),
+         "How the plugin learns that GPU work completed: 'spin' polls "
+         "continuously while work is pending (microseconds late, one busy "
+         "core), 'backoff' polls ever less often up to every 1 ms (no busy "
+         "core), 'auto' spins on machines with 8 or more hardware threads"},
     };
   }
 
@@ -180,6 +185,9 @@ class CudaPlugin : public pjrtx::Plugin {
           "num_processes"));
     }
     GpuDriverOptions driver_options;
+    PJRTX_ASSIGN_OR_RETURN(
+        driver_options.completion_wait,
+        ParseCompletionWait(options.GetString("completion_wait")));
     driver_options.num_processes = static_cast<int>(num_processes);
     driver_options.process_index = static_cast<int>(process_index);
     driver_options.store = kv;

@@ -1,5 +1,7 @@
 #include "plugins/cuda/cuda_queue.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -56,6 +58,7 @@ void CudaQueue::IssueLoop() {
   const absl::Status current = gpu_.MakeCurrent();
   for (;;) {
     Item item;
+    if (completions_.wait() == CompletionWait::kSpin) AwaitWorkSpinning();
     {
       std::unique_lock<std::mutex> lock(mu_);
       changed_.wait(lock, [this] { return stopping_ || !items_.empty(); });
@@ -68,6 +71,21 @@ void CudaQueue::IssueLoop() {
       continue;
     }
     Issue(std::move(item));
+  }
+}
+
+void CudaQueue::AwaitWorkSpinning() {
+  // Waking a sleeping thread costs tens of microseconds on some machines,
+  // as much as a small kernel: a caller that awaits each step before
+  // issuing the next finds this thread still polling.
+  constexpr auto kSpinFor = std::chrono::milliseconds(5);
+  const auto until = std::chrono::steady_clock::now() + kSpinFor;
+  while (std::chrono::steady_clock::now() < until) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_ || !items_.empty()) return;
+    }
+    std::this_thread::yield();
   }
 }
 

@@ -47,6 +47,9 @@ class CudaQueue : public pjrtx::DeviceQueue {
   };
 
   void IssueLoop();
+  // With CompletionWait::kSpin: polls for work for a few milliseconds
+  // before IssueLoop sleeps on it.
+  void AwaitWorkSpinning();
   void Issue(Item item);
   // Finishes `item` with `status` (nothing of it reached the GPU).
   void Fail(Item item, absl::Status status);

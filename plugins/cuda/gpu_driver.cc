@@ -78,7 +78,8 @@ absl::StatusOr<std::unique_ptr<GpuDriver>> GpuDriver::Create(
       PinnedStagingPool::Create(*found.api, options.staging_chunk_bytes,
                                 options.staging_chunks));
   driver->issued_ = std::make_unique<IssuedEvents>(*found.api);
-  driver->completions_ = std::make_unique<CompletionThread>(*found.api);
+  driver->completions_ =
+      std::make_unique<CompletionThread>(*found.api, options.completion_wait);
   return driver;
 }
 

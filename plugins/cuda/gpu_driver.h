@@ -44,6 +44,8 @@ struct GpuDriverOptions {
   std::string host = "localhost";
   pjrtx::KeyValueStore* store = nullptr;
   int64_t exchange_timeout_ms = 60'000;
+  // How completions are waited for (completion_thread.h).
+  CompletionWait completion_wait = CompletionWait::kBackoff;
 };
 
 class GpuDriver : public pjrtx::Driver {

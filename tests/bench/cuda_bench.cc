@@ -30,6 +30,10 @@
 //                  cuBLASLt (the `cuda.cublaslt` attribute says why).
 //
 //   cuda_bench --plugin=PATH [--option k=v]... [--quick] [--require-gpu]
+//              [--only=GROUP[,GROUP]...]
+//
+// --only runs some groups of pairs: transfers, d2d, peer, chain, dispatch,
+// dot (e.g. to profile one with ncu).
 //
 // Bandwidths: transfers between two memories (h2d, d2h, peer) count the
 // bytes once; copies within one GPU's memory count bytes read plus bytes
@@ -44,6 +48,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -51,11 +56,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "plugins/cuda/cuda_driver.h"
 #if PJRTX_CUDA_BENCH_WITH_CUBLASLT
 #include "plugins/cuda/cublaslt_library.h"
@@ -317,14 +325,39 @@ bool ToHost(const PluginContext& c, PJRTX_Buffer* source, void* dst,
          AwaitAndDestroy(c, args.event);
 }
 
+// Where a subject's time goes: the Execute call (the caller's share of
+// issuing) and the wait for its completion after it returned, summed over
+// the runs since the last Reset.
+struct RunPhases {
+  double execute_seconds = 0;
+  double await_seconds = 0;
+  int runs = 0;
+  void Reset() { *this = RunPhases(); }
+  std::string Text() const {
+    return runs == 0 ? ""
+                     : absl::StrFormat(" execute_us=%.1f await_us=%.1f",
+                                       execute_seconds * 1e6 / runs,
+                                       await_seconds * 1e6 / runs);
+  }
+};
+RunPhases run_phases;
+
 bool RunOnce(const Executable& executable, const Device& device,
              const std::vector<const Buffer*>& args) {
+  const auto start = std::chrono::steady_clock::now();
   auto run = executable.Execute(device, args);
+  const auto issued = std::chrono::steady_clock::now();
   if (!run.ok()) {
     std::fprintf(stderr, "error: %s\n", run.status().ToString().c_str());
     return false;
   }
   absl::Status done = run->done.Await();
+  const auto finished = std::chrono::steady_clock::now();
+  run_phases.execute_seconds +=
+      std::chrono::duration<double>(issued - start).count();
+  run_phases.await_seconds +=
+      std::chrono::duration<double>(finished - issued).count();
+  ++run_phases.runs;
   if (!done.ok()) std::fprintf(stderr, "error: %s\n", done.ToString().c_str());
   return done.ok();
 }
@@ -552,12 +585,14 @@ class CublasLtAnchor {
 class CudaBench {
  public:
   CudaBench(Client& client, const DriverApi& api, AnchorGpu& gpu0,
-            AnchorGpu* gpu1, int compute_major, bool quick)
+            AnchorGpu* gpu1, int compute_major, bool quick,
+            std::set<std::string> only)
       : client_(client),
         c_{client.api(), client.handle()},
         api_(api),
         gpu0_(gpu0),
         gpu1_(gpu1),
+        only_(std::move(only)),
         quick_(quick),
         trials_(quick ? 5 : 7),
         compute_major_(compute_major) {
@@ -580,23 +615,37 @@ class CudaBench {
       return false;
     }
     std::memset(pinned_, 1, max_bytes);
-    for (int64_t bytes : sizes_) Transfers(bytes);
-    for (int64_t bytes : sizes_) DeviceToDevice(bytes);
-    if (gpu1_ != nullptr && devices_.size() > 1) {
+    if (Runs("transfers")) {
+      for (int64_t bytes : sizes_) Transfers(bytes);
+    }
+    if (Runs("d2d")) {
+      for (int64_t bytes : sizes_) DeviceToDevice(bytes);
+    }
+    if (!Runs("peer")) {
+    } else if (gpu1_ != nullptr && devices_.size() > 1) {
       peer_dst_ = gpu1_->AllocDevice(max_bytes);
       if (peer_dst_ == 0) return false;
       for (int64_t bytes : sizes_) Peer(bytes);
     } else {
       std::printf("SKIP cuda.d2d_peer: needs two GPUs\n");
     }
-    Chain(quick_ ? int64_t{1} << 14 : int64_t{64} << 20);
-    Dispatch();
-    Dot("bf16", false);
-    Dot("fp8", true);
+    if (Runs("chain")) Chain(quick_ ? int64_t{1} << 14 : int64_t{64} << 20);
+    if (Runs("dispatch")) Dispatch();
+    if (Runs("dot")) {
+      Dot("bf16", false);
+      Dot("fp8", true);
+    }
     return !failed_;
   }
 
+  static constexpr const char* kGroups[] = {"transfers", "d2d",      "peer",
+                                            "chain",     "dispatch", "dot"};
+
  private:
+  bool Runs(const std::string& group) const {
+    return only_.empty() || only_.count(group) > 0;
+  }
+
   int Iterations(int64_t bytes) const {
     const int64_t wanted = (int64_t{256} << 20) / bytes;
     return static_cast<int>(quick_ ? std::clamp<int64_t>(wanted, 2, 10)
@@ -714,14 +763,15 @@ class CudaBench {
       failed_ = true;
       return;
     }
+    run_phases.Reset();
     RatioResult r = Compare(
         "d2d", [&] { return RunOnce(*program, devices_[0], {&*x}); },
         RawDtoD(dst_, src_, bytes), Iterations(bytes));
     PrintResult(absl::StrCat("cuda.d2d_program_vs_raw.", SizeName(bytes)), r,
-                absl::StrFormat("rw_GBps=%.2f raw_rw_GBps=%.2f us=%.2f",
+                absl::StrFormat("rw_GBps=%.2f raw_rw_GBps=%.2f us=%.2f%s",
                                 GBps(2.0 * bytes, r.subject_seconds),
                                 GBps(2.0 * bytes, r.anchor_seconds),
-                                r.subject_seconds * 1e6));
+                                r.subject_seconds * 1e6, run_phases.Text()));
   }
 
   // GPU 0 -> GPU 1: CopyToDevice (a fresh buffer on GPU 1, awaited) against
@@ -783,14 +833,16 @@ class CudaBench {
       failed_ = true;
       return;
     }
+    run_phases.Reset();
     RatioResult r = Compare(
         "chain8", [&] { return RunOnce(*program, devices_[0], {&*x}); },
         RawDtoD(to, from, bytes), quick_ ? 2 : 3);
-    PrintResult(absl::StrCat("cuda.chain8_vs_d2d.", SizeName(bytes)), r,
-                absl::StrFormat("rw_GBps=%.2f d2d_rw_GBps=%.2f ms=%.3f bar=0.7",
-                                GBps(2.0 * bytes, r.subject_seconds),
-                                GBps(2.0 * bytes, r.anchor_seconds),
-                                r.subject_seconds * 1e3));
+    PrintResult(
+        absl::StrCat("cuda.chain8_vs_d2d.", SizeName(bytes)), r,
+        absl::StrFormat("rw_GBps=%.2f d2d_rw_GBps=%.2f ms=%.3f%s bar=0.7",
+                        GBps(2.0 * bytes, r.subject_seconds),
+                        GBps(2.0 * bytes, r.anchor_seconds),
+                        r.subject_seconds * 1e3, run_phases.Text()));
   }
 
   bool CheckChain(const Executable& program, const Buffer& x,
@@ -842,15 +894,17 @@ class CudaBench {
                    "cuLaunchKernel") &&
              gpu0_.Sync();
     };
+    run_phases.Reset();
     RatioResult r = Compare(
         "dispatch",
         [&] {
           return RunOnce(*tiny, devices_[0], {&*a, &*b});
         },
         launch, quick_ ? 20 : 2000);
-    PrintResult("cuda.dispatch_vs_launch", r,
-                absl::StrFormat("us=%.2f raw_us=%.2f", r.subject_seconds * 1e6,
-                                r.anchor_seconds * 1e6));
+    PrintResult(
+        "cuda.dispatch_vs_launch", r,
+        absl::StrFormat("us=%.2f raw_us=%.2f%s", r.subject_seconds * 1e6,
+                        r.anchor_seconds * 1e6, run_phases.Text()));
   }
 
   // The plugin's dot_general against cublasLtMatmul (see the top).
@@ -923,6 +977,7 @@ class CudaBench {
       return;
     }
     const double flops = 2.0 * n * n * n;
+    run_phases.Reset();
     RatioResult r = Compare(
         absl::StrCat("dot_", name),
         [&] {
@@ -930,10 +985,10 @@ class CudaBench {
         },
         [&] { return anchor.Run(); }, quick_ ? 1 : 10);
     PrintResult(absl::StrCat("cuda.dot_", name, "_vs_cublaslt.", n), r,
-                absl::StrFormat("TFLOPS=%.1f raw_TFLOPS=%.1f ms=%.3f bar=0.9",
+                absl::StrFormat("TFLOPS=%.1f raw_TFLOPS=%.1f ms=%.3f%s bar=0.9",
                                 flops / r.subject_seconds / 1e12,
                                 flops / r.anchor_seconds / 1e12,
-                                r.subject_seconds * 1e3));
+                                r.subject_seconds * 1e3, run_phases.Text()));
 #else
     std::printf(
         "UNSUPPORTED cuda.dot_%s: the bench was built without "
@@ -984,6 +1039,7 @@ class CudaBench {
   const DriverApi& api_;
   AnchorGpu& gpu0_;
   AnchorGpu* gpu1_;
+  const std::set<std::string> only_;  // Empty: every group.
   const bool quick_;
   const int trials_;
   const int compute_major_;
@@ -1007,10 +1063,25 @@ int main(int argc, char** argv) {
   // --require-gpu: no usable GPU is a failure, not a skip, for runs that
   // exist to measure (the fake-driver smoke test, tests/gpu/run.sh).
   bool require_gpu = false;
+  std::set<std::string> only;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strcmp(argv[i], "--require-gpu") == 0) {
       require_gpu = true;
+    } else if (i > 0 && std::strncmp(argv[i], "--only=", 7) == 0) {
+      for (absl::string_view group : absl::StrSplit(argv[i] + 7, ',')) {
+        if (std::find(std::begin(CudaBench::kGroups),
+                      std::end(CudaBench::kGroups),
+                      group) == std::end(CudaBench::kGroups)) {
+          std::fprintf(stderr,
+                       "cuda_bench: unknown group '%s' in --only; expected "
+                       "some of %s\n",
+                       std::string(group).c_str(),
+                       absl::StrJoin(CudaBench::kGroups, ",").c_str());
+          return 2;
+        }
+        only.insert(std::string(group));
+      }
     } else {
       args.push_back(argv[i]);
     }
@@ -1066,7 +1137,7 @@ int main(int argc, char** argv) {
   }
   if (ok) {
     CudaBench bench(client, *found.api, gpu0, gpu1.get(),
-                    found.gpus[0].compute_major, setup->quick);
+                    found.gpus[0].compute_major, setup->quick, std::move(only));
     ok = bench.Run();
   }
   if (!ok) {

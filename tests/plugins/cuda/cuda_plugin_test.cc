@@ -189,6 +189,31 @@ TEST(CudaJobOptionsTest, BadProcessIndexOrMissingStoreIsNamed) {
   EXPECT_THAT(alone.status().message(), HasSubstr("key-value callbacks"));
 }
 
+TEST(CudaCompletionWaitTest, EveryWayOfWaitingRunsWorkAndABadOneIsNamed) {
+  auto library = PluginLibrary::Load(CUDA_PLUGIN);
+  ASSERT_TRUE(library.ok()) << library.status();
+  absl::StatusOr<Client> bad =
+      Client::Create(*library, {{"completion_wait", std::string("sleep")}});
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(),
+              AllOf(HasSubstr("'sleep'"), HasSubstr("'spin' or 'backoff'")));
+  for (const char* wait : {"spin", "backoff", "auto"}) {
+    absl::StatusOr<Client> client =
+        Client::Create(*library, {{"completion_wait", std::string(wait)}});
+    ASSERT_TRUE(client.ok()) << wait << ": " << client.status();
+    ASSERT_FALSE(client->addressable_devices().empty());
+    const std::vector<float> values = Iota(1 << 16, 0.5f);
+    const int64_t dims[] = {1 << 16};
+    auto buffer =
+        client->BufferFromHost(values.data(), PJRTX_Buffer_Type_F32, dims,
+                               client->addressable_devices()[0]);
+    ASSERT_TRUE(buffer.ok()) << wait << ": " << buffer.status();
+    auto back = buffer->ToHostSync();
+    ASSERT_TRUE(back.ok()) << wait << ": " << back.status();
+    EXPECT_TRUE(AsFloats(*back) == values) << wait;
+  }
+}
+
 TEST_F(CudaPluginTest, RoundTripsSmallAndLargerThanTheStagingPool) {
   // 72 MiB passes through the 64 MiB staging pool, so chunks must be
   // recycled while the transfer is in flight.
