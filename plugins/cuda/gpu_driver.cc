@@ -1,6 +1,7 @@
 #include "plugins/cuda/gpu_driver.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <utility>
 
