@@ -1,7 +1,6 @@
 #include "plugins/cuda/gpu_driver.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <utility>
 

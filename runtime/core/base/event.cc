@@ -1,7 +1,5 @@
 #include "runtime/core/base/event.h"
 
-#include <cstdint>
-#include <thread>
 #include <utility>
 
 namespace pjrtx {
@@ -14,30 +12,7 @@ EventRef Event::MakeReady(absl::Status status) {
   return event;
 }
 
-namespace {
-
-std::atomic<int64_t> poll_before_sleeping_us{0};
-
-}  // namespace
-
-void Event::PollBeforeSleeping(std::chrono::microseconds duration) {
-  int64_t current = poll_before_sleeping_us.load();
-  while (duration.count() > current &&
-         !poll_before_sleeping_us.compare_exchange_weak(current,
-                                                        duration.count())) {
-  }
-}
-
 absl::Status Event::Await() const {
-  if (const int64_t poll_us =
-          poll_before_sleeping_us.load(std::memory_order_relaxed);
-      poll_us > 0 && !IsReady()) {
-    const auto until =
-        std::chrono::steady_clock::now() + std::chrono::microseconds(poll_us);
-    while (!IsReady() && std::chrono::steady_clock::now() < until) {
-      std::this_thread::yield();
-    }
-  }
   if (!IsReady()) {
     std::unique_lock<std::mutex> lock(mu_);
     ready_cv_.wait(lock, [this] { return IsReady(); });

@@ -3,7 +3,6 @@
 #define PJRTX_RUNTIME_CORE_BASE_EVENT_H_
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -44,14 +43,6 @@ class Event {
 
   // Blocks until ready and returns the status.
   absl::Status Await() const;
-
-  // How long Await polls (yielding the core) before it sleeps, for every
-  // event of this copy of the runtime (each plugin has its own); default
-  // none. A plugin whose completions arrive within microseconds of the
-  // work (a GPU's, from a polling thread) sets it so that a caller waiting
-  // for short work is not also paying for its own wake-up, which costs
-  // tens of microseconds on some machines. Only ever raised.
-  static void PollBeforeSleeping(std::chrono::microseconds duration);
 
   // Runs `fn` once the event is ready (inline if it already is).
   void AndThen(Continuation fn);

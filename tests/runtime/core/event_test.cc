@@ -1,7 +1,6 @@
 #include "runtime/core/base/event.h"
 
 #include <atomic>
-#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -40,23 +39,6 @@ TEST(EventTest, AwaitReturnsStatusSetByAnotherThread) {
   std::thread setter([&] { event->Set(absl::CancelledError("stop")); });
   EXPECT_EQ(event->Await().code(), absl::StatusCode::kCancelled);
   setter.join();
-}
-
-TEST(EventTest, PollingAwaitSeesSetsBeforeAndAfterItsPollingEnds) {
-  Event::PollBeforeSleeping(std::chrono::milliseconds(2));
-  // Set while Await polls, and set only after it went to sleep.
-  for (auto delay : {std::chrono::microseconds(200),
-                     std::chrono::microseconds(20'000)}) {
-    EventRef event = Event::Create();
-    std::thread setter([event, delay] {
-      std::this_thread::sleep_for(delay);
-      event->Set(absl::DataLossError("late"));
-    });
-    EXPECT_EQ(event->Await().code(), absl::StatusCode::kDataLoss)
-        << delay.count() << " us";
-    setter.join();
-  }
-  EXPECT_TRUE(Event::MakeReady()->Await().ok());
 }
 
 TEST(EventTest, AfterAllWaitsForEveryInputAndKeepsFirstErrorByPosition) {
