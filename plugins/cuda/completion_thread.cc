@@ -87,6 +87,7 @@ void CompletionThread::Add(int64_t lane, Gpu* gpu, CUevent event,
 }
 
 void CompletionThread::WakeWhenDone(Gpu& gpu, CUevent event) {
+  if (wait_ == CompletionWait::kSpin) return;
   // Failures are left to the backoff: a stream that cannot take the wait or
   // the function still completes (or fails) the event it polls.
   if (api_.cuStreamWaitEvent(gpu.wake_stream(), event, 0) != CUDA_SUCCESS) {
@@ -158,13 +159,11 @@ int CompletionThread::PollOnce() {
 }
 
 void CompletionThread::Run() {
-  // Poll quickly while work keeps completing (continuously for a while,
-  // with kSpin), then back off to 1 ms so an idle client costs nothing and
-  // a long kernel costs little; a host function's wake-up cuts any wait
-  // short.
-  constexpr auto kSpinFor = std::chrono::milliseconds(5);
+  // With kSpin, poll continuously while anything is pending. Otherwise
+  // poll quickly while work keeps completing, then back off to 1 ms so an
+  // idle client costs nothing and a long kernel costs little; a host
+  // function's wake-up cuts any wait short.
   auto idle_wait = std::chrono::microseconds(0);
-  auto last_progress = std::chrono::steady_clock::now();
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -174,17 +173,14 @@ void CompletionThread::Run() {
         if (stopping_) return;
         work_.wait(lock, [this] { return pending_ > 0 || stopping_; });
         idle_wait = std::chrono::microseconds(0);
-        last_progress = std::chrono::steady_clock::now();
         continue;
       }
     }
     if (PollOnce() > 0) {
       idle_wait = std::chrono::microseconds(0);
-      last_progress = std::chrono::steady_clock::now();
       continue;
     }
-    if (wait_ == CompletionWait::kSpin &&
-        std::chrono::steady_clock::now() - last_progress < kSpinFor) {
+    if (wait_ == CompletionWait::kSpin) {
       std::this_thread::yield();
       continue;
     }

@@ -31,12 +31,12 @@ namespace cuda_plugin {
 // How the completion thread waits for events it has not seen complete.
 enum class CompletionWait {
   // Polls continuously (yielding the core between polls) while events are
-  // pending and for up to a few milliseconds without progress, then backs
-  // off: learns of a completion within microseconds, as a synchronising
-  // raw driver call does, at the price of a busy core while the GPU works.
+  // pending: learns of a completion within microseconds, as a
+  // synchronising raw driver call does, at the price of a busy core while
+  // the GPU works.
   kSpin,
-  // Backs off from the start (5 us doubling to 1 ms, cut short by the host
-  // functions' wake-ups): costs no core, suits machines with few.
+  // Backs off (5 us doubling to 1 ms), cut short by a host function per
+  // event that wakes the thread: costs no core, suits machines with few.
   kBackoff,
 };
 
@@ -63,10 +63,11 @@ class CompletionThread {
   // in order even when a later event is seen first.
   void Add(int64_t lane, Gpu* gpu, CUevent event, Callback callback);
 
-  // Has the thread woken once `event`, recorded on `gpu` by the calling
-  // thread (its context current), has completed, through a host function
-  // on the GPU's wake stream. Best effort: where the driver refuses, the
-  // backoff finds the event all the same.
+  // With kBackoff, has the thread woken once `event`, recorded on `gpu` by
+  // the calling thread (its context current), has completed, through a
+  // host function on the GPU's wake stream (kSpin needs none). Best
+  // effort: where the driver refuses, the backoff finds the event all the
+  // same.
   void WakeWhenDone(Gpu& gpu, CUevent event);
 
   // Completions still pending.
