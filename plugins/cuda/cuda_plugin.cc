@@ -35,6 +35,7 @@
 #include "plugins/cuda/nccl_library.h"
 #include "plugins/cuda/sliced_communicator.h"
 #endif
+#include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/host_communicator.h"
 #ifdef PJRTX_HAVE_UCX
 #include "runtime/collectives/ucx/ucx_transport_factory.h"
@@ -92,28 +93,26 @@ std::string DescribeCublasLt() {
 }
 
 #if PJRTX_CUDA_WITH_NCCL
-// The slice (machine) of a device.
-int64_t SliceIndex(const pjrtx::DeviceSpec& spec) {
-  for (const pjrtx::Attribute& attribute : spec.attributes) {
-    if (attribute.name != "slice_index") continue;
-    if (const auto* value = std::get_if<int64_t>(&attribute.value)) {
-      return *value;
-    }
-  }
-  return 0;
-}
-
-// Whether `ids` include devices of more than one slice (unknown ids are
-// left for the communicator to name).
-bool SpansSlices(const pjrtx::ClientState& client,
-                 absl::Span<const int64_t> ids) {
-  std::optional<int64_t> first_slice;
+// The slice (machine) of each of `ids`, in order; -1 for an id that is no
+// device of the client (left for the communicator to name).
+std::vector<int64_t> SlicesOf(const pjrtx::ClientState& client,
+                              absl::Span<const int64_t> ids) {
+  std::vector<int64_t> slices(ids.size(), -1);
   for (int d = 0; d < client.num_devices(); ++d) {
     const pjrtx::DeviceSpec& spec = client.device(d);
-    if (std::find(ids.begin(), ids.end(), spec.global_id) == ids.end()) {
-      continue;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] == spec.global_id)
+        slices[i] = pjrtx::collectives::SliceOf(spec);
     }
-    const int64_t slice = SliceIndex(spec);
+  }
+  return slices;
+}
+
+// Whether the known ones among `slices` name more than one slice.
+bool SpansSlices(absl::Span<const int64_t> slices) {
+  std::optional<int64_t> first_slice;
+  for (int64_t slice : slices) {
+    if (slice < 0) continue;
     if (!first_slice.has_value()) first_slice = slice;
     if (slice != *first_slice) return true;
   }
@@ -220,23 +219,14 @@ class CudaPlugin : public pjrtx::Plugin {
           absl::StrCat("the client has no GPU for a communicator: ",
                        Discover().unavailable_reason));
     }
-    if (SpansSlices(*client, global_device_ids)) {
+    std::vector<int64_t> slice_of_rank = SlicesOf(*client, global_device_ids);
+    if (SpansSlices(slice_of_rank)) {
       // NCCL runs within a machine; between machines the ranks meet over
       // UCX (the DCN), data staged through host memory.
       pjrtx::collectives::TransportFactory remote;
 #ifdef PJRTX_HAVE_UCX
       remote = pjrtx::collectives::UcxTransportFactory();
 #endif
-      std::vector<int64_t> slice_of_rank;
-      for (int64_t id : global_device_ids) {
-        int64_t slice = 0;
-        for (int d = 0; d < client->num_devices(); ++d) {
-          if (client->device(d).global_id == id) {
-            slice = SliceIndex(client->device(d));
-          }
-        }
-        slice_of_rank.push_back(slice);
-      }
       return SlicedCommunicator::Create(LoadNccl(), *driver, std::move(client),
                                         global_device_ids, slice_of_rank,
                                         timeout_ms, std::move(remote));

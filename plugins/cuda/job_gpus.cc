@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "runtime/core/base/key_value_gather.h"
 #include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
@@ -83,33 +84,27 @@ std::vector<int> SlicesOfProcesses(const std::vector<JobProcess>& job) {
 absl::StatusOr<std::vector<JobProcess>> ExchangeJobGpus(
     pjrtx::KeyValueStore& store, int client, int num_processes,
     int process_index, const JobProcess& local, int64_t timeout_ms) {
-  const std::string prefix = absl::StrCat("pjrtx/cuda/gpus/", client, "/");
-  if (absl::Status put = store.Put(absl::StrCat(prefix, process_index),
-                                   EncodeJobProcess(local));
-      !put.ok()) {
-    return absl::Status(
-        put.code(),
-        absl::StrCat("publishing this process's GPUs: ", put.message()));
+  std::vector<int> processes(num_processes);
+  for (int p = 0; p < num_processes; ++p) processes[p] = p;
+  PJRTX_ASSIGN_OR_RETURN(
+      pjrtx::GatheredValues gathered,
+      pjrtx::PublishAndGather(
+          store, absl::StrCat("pjrtx/cuda/gpus/", client, "/"), process_index,
+          EncodeJobProcess(local), processes, timeout_ms));
+  if (!gathered.missing.empty()) {
+    return absl::DeadlineExceededError(absl::StrCat(
+        "process(es) ", absl::StrJoin(gathered.missing, ", "), " of ",
+        num_processes, " did not publish their GPUs within ", timeout_ms,
+        " ms; every process of the job must create its client with the same "
+        "num_processes"));
   }
   std::vector<JobProcess> job(num_processes);
-  std::vector<int> missing;
   for (int p = 0; p < num_processes; ++p) {
     if (p == process_index) {
       job[p] = local;
       continue;
     }
-    absl::StatusOr<std::string> text =
-        store.Get(absl::StrCat(prefix, p), timeout_ms);
-    if (absl::IsDeadlineExceeded(text.status())) {
-      missing.push_back(p);
-      continue;
-    }
-    if (!text.ok()) {
-      return absl::Status(text.status().code(),
-                          absl::StrCat("reading process ", p,
-                                       "'s GPUs: ", text.status().message()));
-    }
-    absl::StatusOr<JobProcess> process = DecodeJobProcess(*text);
+    absl::StatusOr<JobProcess> process = DecodeJobProcess(gathered.values[p]);
     if (!process.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("process ", p, "'s GPUs: ", process.status().message()));
@@ -119,13 +114,6 @@ absl::StatusOr<std::vector<JobProcess>> ExchangeJobGpus(
           absl::StrCat("process ", p, " of the job has no GPU"));
     }
     job[p] = *std::move(process);
-  }
-  if (!missing.empty()) {
-    return absl::DeadlineExceededError(absl::StrCat(
-        "process(es) ", absl::StrJoin(missing, ", "), " of ", num_processes,
-        " did not publish their GPUs within ", timeout_ms,
-        " ms; every process of the job must create its client with the same "
-        "num_processes"));
   }
   return job;
 }

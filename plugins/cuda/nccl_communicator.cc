@@ -20,6 +20,7 @@
 #include "runtime/collectives/output_dims.h"
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/element_type.h"
+#include "runtime/core/base/key_value_gather.h"
 #include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
@@ -100,26 +101,14 @@ int ComputeMajor(const pjrtx::DeviceSpec& spec) {
 absl::Status AwaitProcesses(pjrtx::KeyValueStore& store, const std::string& key,
                             const std::set<int>& processes, int mine,
                             int64_t timeout_ms) {
-  PJRTX_RETURN_IF_ERROR(store.Put(absl::StrCat(key, "/arrived/", mine), "1"));
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  std::vector<int> missing;
-  for (int process : processes) {
-    if (process == mine) continue;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    absl::StatusOr<std::string> arrived =
-        store.Get(absl::StrCat(key, "/arrived/", process),
-                  std::max<int64_t>(left.count(), 1));
-    if (absl::IsDeadlineExceeded(arrived.status())) {
-      missing.push_back(process);
-    } else if (!arrived.ok()) {
-      return arrived.status();
-    }
-  }
-  if (missing.empty()) return absl::OkStatus();
+  const std::vector<int> all(processes.begin(), processes.end());
+  PJRTX_ASSIGN_OR_RETURN(
+      pjrtx::GatheredValues arrived,
+      pjrtx::PublishAndGather(store, absl::StrCat(key, "/arrived/"), mine, "1",
+                              all, timeout_ms));
+  if (arrived.missing.empty()) return absl::OkStatus();
   return absl::DeadlineExceededError(absl::StrCat(
-      "process(es) ", absl::StrJoin(missing, ", "),
+      "process(es) ", absl::StrJoin(arrived.missing, ", "),
       " did not create the communicator within ", timeout_ms,
       " ms; every process owning one of its devices must create it, in the "
       "same order as its other communicators"));

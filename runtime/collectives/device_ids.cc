@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <variant>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -55,6 +56,16 @@ std::string CommunicatorKey(absl::Span<const int64_t> device_ids) {
   }
   return absl::StrCat("pjrtx/communicator/", absl::Hex(hash), "-",
                       device_ids.size(), "/", instance);
+}
+
+int64_t SliceOf(const DeviceSpec& spec) {
+  for (const Attribute& attribute : spec.attributes) {
+    if (attribute.name != "slice_index") continue;
+    if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) {
+      return *value;
+    }
+  }
+  return spec.process_index;
 }
 
 }  // namespace pjrtx::collectives

@@ -19,6 +19,10 @@ namespace pjrtx::collectives {
 absl::StatusOr<std::vector<int>> ResolveDeviceIds(
     const ClientState& client, absl::Span<const int64_t> device_ids);
 
+// The slice a device belongs to: its `slice_index` attribute, else its
+// process (where a plugin has no slices, each process is one).
+int64_t SliceOf(const DeviceSpec& spec);
+
 // Where the processes of a communicator meet in the key-value store: the
 // same string in every process for the same ids, and a different one for
 // each creation over them in this process, so that creations (made in the

@@ -246,22 +246,6 @@ class HostCommunicator::Staging : public ShardStaging {
   std::optional<ChipMemory> chip_;
 };
 
-namespace {
-
-// The slice a device belongs to: its "slice_index" attribute, else its
-// process.
-int64_t SliceOf(const DeviceSpec& spec) {
-  for (const Attribute& attribute : spec.attributes) {
-    if (attribute.name != "slice_index") continue;
-    if (const int64_t* value = std::get_if<int64_t>(&attribute.value)) {
-      return *value;
-    }
-  }
-  return spec.process_index;
-}
-
-}  // namespace
-
 absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
     std::shared_ptr<ClientState> client, absl::Span<const int64_t> device_ids,
     int64_t timeout_ms, TransportFactory make_remote) {

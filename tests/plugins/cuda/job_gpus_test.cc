@@ -15,6 +15,7 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/runtime/core/memory_key_value_store.h"
 
 namespace cuda_plugin {
 namespace {
@@ -23,31 +24,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// The framework's store, in memory.
-class MemoryStore : public pjrtx::KeyValueStore {
- public:
-  absl::StatusOr<std::string> Get(absl::string_view key,
-                                  int64_t timeout_ms) override {
-    std::unique_lock<std::mutex> lock(mu_);
-    const std::string wanted(key);
-    if (!changed_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                           [&] { return values_.count(wanted) > 0; })) {
-      return absl::DeadlineExceededError(absl::StrCat("no key '", wanted, "'"));
-    }
-    return values_[wanted];
-  }
-  absl::Status Put(absl::string_view key, absl::string_view value) override {
-    std::lock_guard<std::mutex> lock(mu_);
-    values_[std::string(key)] = std::string(value);
-    changed_.notify_all();
-    return absl::OkStatus();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable changed_;
-  std::map<std::string, std::string> values_;
-};
+using MemoryStore = pjrtx::testing::MemoryKeyValueStore;
 
 GpuInfo Gpu(int ordinal, std::string name, int sm_count) {
   GpuInfo gpu;
