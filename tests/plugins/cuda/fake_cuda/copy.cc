@@ -28,6 +28,28 @@ CUresult EnterAsync(CUstream handle, Context** context,
   return FindStream(handle, *context, stream);
 }
 
+// The common start of the copies between host and device memory: as
+// EnterAsync, then, for a copy of any bytes, the device side a live
+// allocation and the host side a host pointer (`*pinned` says whether it
+// is pinned, which decides when the copy reads or writes it).
+CUresult EnterHostCopy(CUstream handle, CUdeviceptr device_side,
+                       const void* host_side, size_t bytes, bool to_host,
+                       std::shared_ptr<Stream>* stream, bool* pinned) {
+  Context* context;
+  if (CUresult result = EnterAsync(handle, &context, stream);
+      result != CUDA_SUCCESS) {
+    return result;
+  }
+  if (bytes == 0) return CUDA_SUCCESS;
+  int device;
+  if (CUresult result =
+          CheckDevicePointer(device_side, bytes, /*write=*/!to_host, &device);
+      result != CUDA_SUCCESS) {
+    return result;
+  }
+  return CheckHostPointer(host_side, bytes, /*write=*/to_host, pinned);
+}
+
 // Copies between two addresses the fake translates when the operation
 // runs (device memory or pinned host memory).
 CUresult CopyTranslated(const char* what, uint64_t destination, uint64_t source,
@@ -68,23 +90,11 @@ namespace api {
 
 CUresult MemcpyHtoDAsync(CUdeviceptr destination, const void* source,
                          size_t bytes, CUstream handle) {
-  Context* context;
   std::shared_ptr<Stream> stream;
-  if (CUresult result = EnterAsync(handle, &context, &stream);
-      result != CUDA_SUCCESS) {
-    return result;
-  }
-  if (bytes == 0) return CUDA_SUCCESS;
-  int device;
-  bool pinned;
-  if (CUresult result =
-          CheckDevicePointer(destination, bytes, /*write=*/true, &device);
-      result != CUDA_SUCCESS) {
-    return result;
-  }
-  if (CUresult result =
-          CheckHostPointer(source, bytes, /*write=*/false, &pinned);
-      result != CUDA_SUCCESS) {
+  bool pinned = false;
+  if (CUresult result = EnterHostCopy(handle, destination, source, bytes,
+                                      /*to_host=*/false, &stream, &pinned);
+      result != CUDA_SUCCESS || bytes == 0) {
     return result;
   }
   if (pinned) {
@@ -119,23 +129,11 @@ CUresult MemcpyHtoDAsync(CUdeviceptr destination, const void* source,
 
 CUresult MemcpyDtoHAsync(void* destination, CUdeviceptr source, size_t bytes,
                          CUstream handle) {
-  Context* context;
   std::shared_ptr<Stream> stream;
-  if (CUresult result = EnterAsync(handle, &context, &stream);
-      result != CUDA_SUCCESS) {
-    return result;
-  }
-  if (bytes == 0) return CUDA_SUCCESS;
-  int device;
-  bool pinned;
-  if (CUresult result =
-          CheckDevicePointer(source, bytes, /*write=*/false, &device);
-      result != CUDA_SUCCESS) {
-    return result;
-  }
-  if (CUresult result =
-          CheckHostPointer(destination, bytes, /*write=*/true, &pinned);
-      result != CUDA_SUCCESS) {
+  bool pinned = false;
+  if (CUresult result = EnterHostCopy(handle, source, destination, bytes,
+                                      /*to_host=*/true, &stream, &pinned);
+      result != CUDA_SUCCESS || bytes == 0) {
     return result;
   }
   if (pinned) {
