@@ -5,21 +5,24 @@
 namespace cuda_plugin {
 
 absl::StatusOr<std::unique_ptr<PinnedStagingPool>> PinnedStagingPool::Create(
-    const DriverApi& api, size_t chunk_bytes, int num_chunks) {
+    const DriverApi& api, size_t chunk_bytes, int num_chunks,
+    int copy_threads) {
   void* base = nullptr;
   PJRTX_CUDA_RETURN_IF_ERROR(
       api, cuMemHostAlloc(&base, chunk_bytes * static_cast<size_t>(num_chunks),
                           CU_MEMHOSTALLOC_PORTABLE));
   return std::unique_ptr<PinnedStagingPool>(new PinnedStagingPool(
-      api, static_cast<uint8_t*>(base), chunk_bytes, num_chunks));
+      api, static_cast<uint8_t*>(base), chunk_bytes, num_chunks, copy_threads));
 }
 
 PinnedStagingPool::PinnedStagingPool(const DriverApi& api, uint8_t* base,
-                                     size_t chunk_bytes, int num_chunks)
+                                     size_t chunk_bytes, int num_chunks,
+                                     int copy_threads)
     : api_(api),
       base_(base),
       chunk_bytes_(chunk_bytes),
-      num_chunks_(num_chunks) {
+      num_chunks_(num_chunks),
+      copier_(copy_threads) {
   // Handed out lowest first, which keeps recently used chunks warm.
   for (int chunk = num_chunks - 1; chunk >= 0; --chunk) free_.push_back(chunk);
 }

@@ -14,15 +14,18 @@
 
 #include "absl/status/statusor.h"
 #include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/parallel_copy.h"
 
 namespace cuda_plugin {
 
 class PinnedStagingPool {
  public:
   // Pins `num_chunks` x `chunk_bytes` in one cuMemHostAlloc (PORTABLE, so
-  // every GPU of the client can use it); needs a current context.
+  // every GPU of the client can use it); needs a current context. Copies
+  // into and out of the chunks use up to `copy_threads` threads.
   static absl::StatusOr<std::unique_ptr<PinnedStagingPool>> Create(
-      const DriverApi& api, size_t chunk_bytes, int num_chunks);
+      const DriverApi& api, size_t chunk_bytes, int num_chunks,
+      int copy_threads = ParallelCopier::DefaultThreads());
   ~PinnedStagingPool();
   PinnedStagingPool(const PinnedStagingPool&) = delete;
   PinnedStagingPool& operator=(const PinnedStagingPool&) = delete;
@@ -39,17 +42,21 @@ class PinnedStagingPool {
   }
   void Release(int chunk);
 
+  // Copies host memory into or out of the chunks (parallel_copy.h).
+  const ParallelCopier& copier() const { return copier_; }
+
   // Whether [address, address + size) lies in the pool.
   bool Contains(const void* address, size_t size) const;
 
  private:
   PinnedStagingPool(const DriverApi& api, uint8_t* base, size_t chunk_bytes,
-                    int num_chunks);
+                    int num_chunks, int copy_threads);
 
   const DriverApi& api_;
   uint8_t* const base_;
   const size_t chunk_bytes_;
   const int num_chunks_;
+  const ParallelCopier copier_;
   std::mutex mu_;
   std::condition_variable released_;
   std::vector<int> free_;  // Guarded by mu_.

@@ -17,7 +17,7 @@ absl::Status StagedUpload(IssueScope& scope, PinnedStagingPool& staging,
   for (size_t offset = 0; offset < size; offset += staging.chunk_bytes()) {
     const size_t bytes = std::min(staging.chunk_bytes(), size - offset);
     const int chunk = staging.Acquire();
-    std::memcpy(staging.data(chunk), from + offset, bytes);
+    staging.copier().Copy(staging.data(chunk), from + offset, bytes);
     const CUresult result =
         api.cuMemcpyHtoDAsync(dst + offset, staging.data(chunk), bytes, stream);
     if (result != CUDA_SUCCESS) {
@@ -63,7 +63,7 @@ absl::Status StagedDownload(IssueScope& scope, PinnedStagingPool& staging,
         stream, [&staging, chunk, out = to + offset, bytes](absl::Status done) {
           // After a device failure the chunk holds nothing worth copying;
           // the task reports the failure.
-          if (done.ok()) std::memcpy(out, staging.data(chunk), bytes);
+          if (done.ok()) staging.copier().Copy(out, staging.data(chunk), bytes);
           staging.Release(chunk);
         }));
   }
