@@ -8,6 +8,20 @@
 #include "runtime/core/base/status_macros.h"
 
 namespace cuda_plugin {
+namespace {
+
+// Returns a chunk whose copy has completed or failed. A failure can be
+// reported (a context's error, seen at once on every stream) while the
+// stream is still moving bytes of the chunk; they are left to drain before
+// the chunk can be filled again.
+void ReleaseAfterDrain(const DriverApi& api, CUstream stream,
+                       const absl::Status& done, PinnedStagingPool& staging,
+                       int chunk) {
+  if (!done.ok()) (void)api.cuStreamSynchronize(stream);
+  staging.Release(chunk);
+}
+
+}  // namespace
 
 absl::Status StagedUpload(IssueScope& scope, PinnedStagingPool& staging,
                           CUstream stream, CUdeviceptr dst, const void* src,
@@ -25,7 +39,9 @@ absl::Status StagedUpload(IssueScope& scope, PinnedStagingPool& staging,
       return CudaStatus(api, result, "cuMemcpyHtoDAsync");
     }
     PJRTX_RETURN_IF_ERROR(scope.OnCompletion(
-        stream, [&staging, chunk](absl::Status) { staging.Release(chunk); }));
+        stream, [&staging, &api, stream, chunk](absl::Status done) {
+          ReleaseAfterDrain(api, stream, done, staging, chunk);
+        }));
   }
   return absl::OkStatus();
 }
@@ -60,11 +76,12 @@ absl::Status StagedDownload(IssueScope& scope, PinnedStagingPool& staging,
       return CudaStatus(api, result, "cuMemcpyDtoHAsync");
     }
     PJRTX_RETURN_IF_ERROR(scope.OnCompletion(
-        stream, [&staging, chunk, out = to + offset, bytes](absl::Status done) {
+        stream, [&staging, &api, stream, chunk, out = to + offset,
+                 bytes](absl::Status done) {
           // After a device failure the chunk holds nothing worth copying;
           // the task reports the failure.
           if (done.ok()) staging.copier().Copy(out, staging.data(chunk), bytes);
-          staging.Release(chunk);
+          ReleaseAfterDrain(api, stream, done, staging, chunk);
         }));
   }
   return absl::OkStatus();
