@@ -93,10 +93,11 @@ class CudaPluginTest : public ::testing::Test {
   }
 
   // A buffer made from `host` with `semantics` (in `memory`, or device 0's
-  // default memory when null), with its done-with-host-buffer event.
+  // default memory when null) once `wait_for` are ready, with its
+  // done-with-host-buffer event.
   absl::StatusOr<std::pair<Buffer, pjrtx::client::EventFuture>> FromHostBuffer(
       const std::vector<float>& host, PJRTX_HostBufferSemantics semantics,
-      PJRTX_Memory* memory) {
+      PJRTX_Memory* memory, std::vector<PJRTX_Event*> wait_for = {}) {
     const int64_t dims[] = {static_cast<int64_t>(host.size())};
     const PJRTX_Api* api = client_->api();
     PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
@@ -108,6 +109,8 @@ class CudaPluginTest : public ::testing::Test {
     args.host_buffer_semantics = semantics;
     args.memory = memory;
     if (memory == nullptr) args.device = devices_[0].handle();
+    args.wait_events = wait_for.data();
+    args.num_wait_events = wait_for.size();
     absl::Status status =
         pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args));
     if (!status.ok()) return status;
@@ -315,24 +318,11 @@ TEST_F(CudaPluginTest, AFailedTaskFailsOnlyItsOwnResults) {
   ASSERT_TRUE(pjrtx::client::TakeStatus(api, api->Event_Create(&create)).ok());
   pjrtx::client::EventFuture gate(api, create.event);
   const std::vector<float> values = Iota(64, 2.0f);
-  const int64_t dims[] = {64};
-  PJRTX_CLIENT_ARGS(PJRTX_Client_BufferFromHostBuffer_Args, args);
-  args.client = client_->handle();
-  args.data = values.data();
-  args.type = PJRTX_Buffer_Type_F32;
-  args.dims = dims;
-  args.num_dims = 1;
-  args.host_buffer_semantics =
-      PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall;
-  args.device = devices_[0].handle();
-  PJRTX_Event* wait[] = {create.event};
-  args.wait_events = wait;
-  args.num_wait_events = 1;
-  ASSERT_TRUE(
-      pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args))
-          .ok());
-  Buffer failed(api, args.buffer);
-  pjrtx::client::EventFuture done_with_host(api, args.done_with_host_buffer);
+  auto made =
+      FromHostBuffer(values, PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall,
+                     nullptr, {create.event});
+  ASSERT_TRUE(made.ok()) << made.status();
+  auto& [failed, done_with_host] = *made;
   PJRTX_CLIENT_ARGS(PJRTX_Event_Set_Args, set);
   set.event = create.event;
   set.error_code = PJRTX_Error_Code_ABORTED;
