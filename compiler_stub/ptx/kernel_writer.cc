@@ -282,6 +282,29 @@ void KernelWriter::BranchUnlessZero(const std::string& value,
   builder_.Emit(absl::StrCat("@", nonzero, " bra"), {label});
 }
 
+std::string KernelWriter::DilatedElementOrBranch(const std::string& x,
+                                                 int64_t dilation, int64_t size,
+                                                 const std::string& padding) {
+  const std::string before = NewPred();
+  builder_.Emit("setp.lt.s64", {before, x, "0"});
+  builder_.Emit(absl::StrCat("@", before, " bra"), {padding});
+  std::string element = x;
+  if (dilation != 1) {
+    // x >= 0 here: unsigned division is exact.
+    const std::string remainder = NewB64();
+    builder_.Emit("rem.u64", {remainder, x, Immediate(dilation)});
+    const std::string hole = NewPred();
+    builder_.Emit("setp.ne.u64", {hole, remainder, "0"});
+    builder_.Emit(absl::StrCat("@", hole, " bra"), {padding});
+    element = NewB64();
+    builder_.Emit("div.u64", {element, x, Immediate(dilation)});
+  }
+  const std::string beyond = NewPred();
+  builder_.Emit("setp.ge.s64", {beyond, element, Immediate(size)});
+  builder_.Emit(absl::StrCat("@", beyond, " bra"), {padding});
+  return element;
+}
+
 std::string KernelWriter::Module(const std::string& name,
                                  absl::string_view comment, int isa) const {
   std::vector<std::string> parameters;

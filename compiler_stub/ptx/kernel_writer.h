@@ -83,6 +83,14 @@ class KernelWriter {
   // thread of several does the work.
   void BranchUnlessZero(const std::string& value, const std::string& label);
 
+  // The element of an input dimension of `size` elements, spread out by
+  // `dilation` (holes between elements), that position `x` (a .b64
+  // register, any sign) of the dilated, padded axis reads; branches to
+  // `padding` where it reads none (before the start, in a hole, past the
+  // end). For windows over base-dilated inputs.
+  std::string DilatedElementOrBranch(const std::string& x, int64_t dilation,
+                                     int64_t size, const std::string& padding);
+
   // The module with one entry, `name`, for the code emitted so far.
   std::string Module(const std::string& name, absl::string_view comment,
                      int isa) const;

@@ -83,24 +83,8 @@ absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
                 d < window.padding.size() ? window.padding[d].first : 0;
             const std::string x = writer.Affine(
                 {multi[d]}, {stride}, position[d] * window_dilation - pad_low);
-            const std::string below = writer.NewPred();
-            b.Emit("setp.lt.s64", {below, x, "0"});
-            b.Emit(absl::StrCat("@", below, " bra"), {next_position});
-            std::string coordinate = x;
-            if (base_dilation > 1) {
-              const std::string remainder = writer.NewB64();
-              b.Emit("rem.s64", {remainder, x, Immediate(base_dilation)});
-              const std::string off_point = writer.NewPred();
-              b.Emit("setp.ne.s64", {off_point, remainder, "0"});
-              b.Emit(absl::StrCat("@", off_point, " bra"), {next_position});
-              coordinate = writer.NewB64();
-              b.Emit("div.s64", {coordinate, x, Immediate(base_dilation)});
-            }
-            const std::string beyond = writer.NewPred();
-            b.Emit("setp.ge.s64",
-                   {beyond, coordinate, Immediate(operand.dims[d])});
-            b.Emit(absl::StrCat("@", beyond, " bra"), {next_position});
-            coordinates.push_back(coordinate);
+            coordinates.push_back(writer.DilatedElementOrBranch(
+                x, base_dilation, operand.dims[d], next_position));
           }
           const std::string candidate =
               writer.Affine(coordinates, operand_strides, 0);

@@ -96,26 +96,9 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
     const std::string combine = writer.NewLabel("combine");
     std::vector<std::string> source_index;
     for (size_t d = 0; d < rank; ++d) {
-      const std::string& c = coordinates[d];
-      const std::string before = writer.NewPred();
-      b.Emit("setp.lt.s64", {before, c, "0"});
-      b.Emit(absl::StrCat("@", before, " bra"), {padding});
-      std::string element = c;
-      const int64_t base_dilation = AtOr(window.base_dilations, d, 1);
-      if (base_dilation != 1) {
-        // c >= 0 here: unsigned division is exact.
-        const std::string remainder = writer.NewB64();
-        b.Emit("rem.u64", {remainder, c, Immediate(base_dilation)});
-        const std::string between = writer.NewPred();
-        b.Emit("setp.ne.u64", {between, remainder, "0"});
-        b.Emit(absl::StrCat("@", between, " bra"), {padding});
-        element = writer.NewB64();
-        b.Emit("div.u64", {element, c, Immediate(base_dilation)});
-      }
-      const std::string beyond = writer.NewPred();
-      b.Emit("setp.ge.s64", {beyond, element, Immediate(input.dims[d])});
-      b.Emit(absl::StrCat("@", beyond, " bra"), {padding});
-      source_index.push_back(element);
+      source_index.push_back(writer.DilatedElementOrBranch(
+          coordinates[d], AtOr(window.base_dilations, d, 1), input.dims[d],
+          padding));
     }
     const std::string source = writer.Affine(source_index, input_strides, 0);
     for (int i = 0; i < n; ++i) {
