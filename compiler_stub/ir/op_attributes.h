@@ -103,6 +103,17 @@ struct ScatterDimensions {
   int64_t index_vector_dim = 0;
 };
 
+// triangular_solve: solves op(a) x = b (left_side) or x op(a) = b for x,
+// where op(a) is a or its transpose (ADJOINT is the transpose for real
+// types) and a is the triangle `lower` names; the other triangle is never
+// read, nor the diagonal when unit_diagonal (it is taken as ones).
+struct TriangularSolveOptions {
+  bool left_side = true;
+  bool lower = true;
+  bool unit_diagonal = false;
+  bool transpose_a = false;
+};
+
 }  // namespace pjrtx::ir
 
 #endif  // PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_

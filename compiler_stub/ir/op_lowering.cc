@@ -30,7 +30,6 @@ const std::set<std::string>& UnsupportedOps() {
       "stablehlo.real",
       "stablehlo.rng",
       "stablehlo.rng_bit_generator",
-      "stablehlo.triangular_solve",
       "stablehlo.uniform_dequantize",
       "stablehlo.uniform_quantize",
       "stablehlo.torch_index_select",
@@ -327,7 +326,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     return UnsupportedAt(op.location,
                          absl::StrCat("op ", op.name, " is not supported"));
   } else if (!LowerElementwiseOp(s, &status) && !LowerShapeOp(s, &status) &&
-             !LowerRegionOp(s, &status) && !LowerCollectiveOp(s, &status)) {
+             !LowerRegionOp(s, &status) && !LowerLinearAlgebraOp(s, &status) &&
+             !LowerCollectiveOp(s, &status)) {
     return ErrorAt(op.location, absl::StrCat("unknown op '", op.name, "'"));
   }
   if (!status.ok()) return status;

@@ -83,6 +83,8 @@ struct OpState {
 bool LowerElementwiseOp(OpState& state, absl::Status* status);
 bool LowerShapeOp(OpState& state, absl::Status* status);
 bool LowerRegionOp(OpState& state, absl::Status* status);
+// triangular_solve.
+bool LowerLinearAlgebraOp(OpState& state, absl::Status* status);
 // Collectives, send/recv, replica_id and partition_id.
 bool LowerCollectiveOp(OpState& state, absl::Status* status);
 

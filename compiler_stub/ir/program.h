@@ -53,6 +53,7 @@ enum class OpCode {
   kReverse,
   kDotGeneral,
   kConvolution,
+  kTriangularSolve,
   kReduce,
   kReduceWindow,
   kSelectAndScatter,
@@ -189,6 +190,7 @@ struct OpAttributes {
   WindowSpec window;  // kReduceWindow, kSelectAndScatter.
   GatherDimensions gather;
   ScatterDimensions scatter;
+  TriangularSolveOptions triangular_solve;
   int callee = -1;            // kCall: index into Program::computations.
   FusedBody fused;            // kFusedElementwise, kFusedReduce.
   Shape fused_shape;          // kFusedReduce: what the prologue computes.

@@ -37,6 +37,8 @@ absl::string_view Description(OpCode opcode) {
       return "a convolution kernel.";
     case OpCode::kSort:
       return "a sort kernel.";
+    case OpCode::kTriangularSolve:
+      return "a triangular_solve kernel.";
     default:
       return "a data movement kernel.";
   }
@@ -153,6 +155,9 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
       break;
     case OpCode::kDotGeneral:
       status = EmitDotKernel(writer, instruction);
+      break;
+    case OpCode::kTriangularSolve:
+      status = EmitTriangularSolveKernel(writer, instruction);
       break;
     default:
       status = Unsupported(instruction, "");

@@ -152,6 +152,8 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
 absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
                                         const ir::Program& program,
                                         const ir::Instruction& instruction);
+absl::Status EmitTriangularSolveKernel(KernelWriter& writer,
+                                       const ir::Instruction& instruction);
 
 // Region `region` of `instruction` evaluated on scalar `arguments` (its
 // parameters, in order): every instruction emitted with the elementwise

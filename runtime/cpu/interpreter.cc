@@ -417,6 +417,9 @@ absl::Status Interpreter::Execute(const Instruction& inst,
                          a.convolution_window, a.feature_group_count,
                          a.batch_group_count, result_shape(0)));
       return absl::OkStatus();
+    case OpCode::kTriangularSolve:
+      set(0, TriangularSolve(operand(0), operand(1), a.triangular_solve));
+      return absl::OkStatus();
     case OpCode::kReduce:
     case OpCode::kReduceWindow: {
       std::vector<Literal> all = Tensors(env, inst.operands);

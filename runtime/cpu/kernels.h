@@ -96,6 +96,13 @@ Literal Convolution(const Literal& lhs, const Literal& rhs,
                     int64_t feature_group_count, int64_t batch_group_count,
                     const Shape& result);
 
+using ir::TriangularSolveOptions;
+// Solves op(a) x = b or x op(a) = b per batch (see TriangularSolveOptions)
+// by substitution in double; the result has b's shape. A zero on the
+// diagonal gives infinities or NaNs, as IEEE division does.
+Literal TriangularSolve(const Literal& a, const Literal& b,
+                        const TriangularSolveOptions& options);
+
 // ------------------------------ Reductions --------------------------------
 
 // Variadic reduce over `dimensions`; `body` takes (accumulators...,

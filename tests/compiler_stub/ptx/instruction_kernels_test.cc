@@ -1001,6 +1001,55 @@ TEST(InstructionKernelsTest, DotGeneralWithWiderResult) {
         ir::OpCode::kDotGeneral, Reference::kDotKernel);
 }
 
+// triangular_solve over random systems (so the other triangle holds
+// values the kernel must not read, and the diagonal too when it is taken
+// as ones): every side, triangle, transposition and type, batched, with
+// the CPU's bits.
+TEST(InstructionKernelsTest, TriangularSolve) {
+  auto program = [](const std::string& type, const std::string& a,
+                    const std::string& b, const std::string& options) {
+    return Substitute(
+        absl::StrCat("func.func @main(%a: tensor<", a, "x$T>, %b: tensor<", b,
+                     "x$T>) -> tensor<", b, "x$T> {\n",
+                     "  %0 = \"stablehlo.triangular_solve\"(%a, %b) {", options,
+                     "} : (tensor<", a, "x$T>, tensor<", b, "x$T>) -> tensor<",
+                     b, "x$T>\n", "  func.return %0 : tensor<", b, "x$T>\n}\n"),
+        type);
+  };
+  for (const char* type : {"f32", "f64", "f16", "bf16"}) {
+    for (const char* side : {"true", "false"}) {
+      for (const char* lower : {"true", "false"}) {
+        for (const char* unit : {"false", "true"}) {
+          for (const char* transpose : {"NO_TRANSPOSE", "TRANSPOSE"}) {
+            const std::string options = absl::StrCat(
+                "left_side = ", side, ", lower = ", lower,
+                ", unit_diagonal = ", unit,
+                ", transpose_a = #stablehlo<transpose ", transpose, ">");
+            const bool left = std::string(side) == "true";
+            Check(program(type, "2x4x4", left ? "2x4x3" : "2x3x4", options),
+                  ir::OpCode::kTriangularSolve, Reference::kInterpreter,
+                  /*specials=*/false);
+          }
+        }
+      }
+    }
+  }
+  // NaN, infinities and signed zeros flow through as on the CPU; no
+  // right-hand sides, or no batches, launch nothing to do.
+  Check(program("f32", "5x5", "5x2",
+                "left_side = true, lower = true, unit_diagonal = false, "
+                "transpose_a = #stablehlo<transpose ADJOINT>"),
+        ir::OpCode::kTriangularSolve);
+  Check(program("f32", "3x3", "3x0",
+                "left_side = true, lower = false, unit_diagonal = false, "
+                "transpose_a = #stablehlo<transpose NO_TRANSPOSE>"),
+        ir::OpCode::kTriangularSolve);
+  Check(program("f64", "0x2x2", "0x2x2",
+                "left_side = false, lower = false, unit_diagonal = false, "
+                "transpose_a = #stablehlo<transpose NO_TRANSPOSE>"),
+        ir::OpCode::kTriangularSolve);
+}
+
 // Elementwise ops that fusion leaves alone (compiled here without fusion,
 // so the entry keeps them) become fused kernels of one step; rank-0
 // operands of a larger result are read as scalars.
