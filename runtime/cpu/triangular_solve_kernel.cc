@@ -1,7 +1,8 @@
-// triangular_solve: forward or back substitution, one right-hand side at
-// a time, in double whatever the element type; each solution element is
-// rounded to the type once, when stored, and read back so for the rows
-// after it.
+// triangular_solve: forward or back substitution in double whatever the
+// element type, all right-hand sides of a batch together (the inner loop
+// runs across them, so it vectorizes); each solution element is rounded to
+// the type once, when stored, and read back so for the rows after it.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,7 +30,10 @@ Literal TriangularSolve(const Literal& a, const Literal& b,
 
   Literal out(b.shape());
   std::vector<double> m(n * n);
-  std::vector<double> y(n);
+  // y[i * vectors + v]: element i of right-hand side v, then of its
+  // solution; sums[v]: the terms of the row being solved.
+  std::vector<double> y(n * vectors);
+  std::vector<double> sums(vectors);
   for (int64_t p = 0; p < batches; ++p) {
     // m's triangle (the one substitution reads) and its diagonal; the
     // other triangle of a is never read.
@@ -44,28 +48,36 @@ Literal TriangularSolve(const Literal& a, const Literal& b,
       }
     }
     const int64_t b_base = p * rows * cols;
-    for (int64_t v = 0; v < vectors; ++v) {
-      const int64_t first = b_base + v * vector_step;
-      for (int64_t i = 0; i < n; ++i) {
-        y[i] = b.GetFloat(first + i * element_step);
+    auto position = [&](int64_t i, int64_t v) {
+      return b_base + v * vector_step + i * element_step;
+    };
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t v = 0; v < vectors; ++v) {
+        y[i * vectors + v] = b.GetFloat(position(i, v));
       }
-      // y[i] = (c[i] - sum of m[i][j] y[j] over the solved j, ascending)
-      // / m[i][i]: the order and roundings the PTX kernel uses too.
-      for (int64_t t = 0; t < n; ++t) {
-        const int64_t i = forward ? t : n - 1 - t;
-        double sum = 0;
-        const int64_t begin = forward ? 0 : i + 1;
-        const int64_t end = forward ? i : n;
-        for (int64_t j = begin; j < end; ++j) {
-          const double product = m[i * n + j] * y[j];
-          sum += product;
+    }
+    // y[i] = (c[i] - sum of m[i][j] y[j] over the solved j, ascending)
+    // / m[i][i]: the order and roundings the PTX kernel uses too.
+    for (int64_t t = 0; t < n; ++t) {
+      const int64_t i = forward ? t : n - 1 - t;
+      std::fill(sums.begin(), sums.end(), 0.0);
+      const int64_t begin = forward ? 0 : i + 1;
+      const int64_t end = forward ? i : n;
+      for (int64_t j = begin; j < end; ++j) {
+        const double factor = m[i * n + j];
+        const double* solved = y.data() + j * vectors;
+        for (int64_t v = 0; v < vectors; ++v) {
+          const double product = factor * solved[v];
+          sums[v] += product;
         }
-        const double residual = y[i] - sum;
-        // Later rows read the solution as stored, rounded to the type.
-        const int64_t at = first + i * element_step;
+      }
+      double* row = y.data() + i * vectors;
+      for (int64_t v = 0; v < vectors; ++v) {
+        const double residual = row[v] - sums[v];
+        const int64_t at = position(i, v);
         out.SetFloat(
             at, options.unit_diagonal ? residual : residual / m[i * n + i]);
-        y[i] = out.GetFloat(at);
+        row[v] = out.GetFloat(at);
       }
     }
   }

@@ -4,6 +4,10 @@
 //      same bytes; outputs are recycled device memory; one thread each.
 //  (a') sum(max(x * a + b, 0)) over the same x, the reduce fused with its
 //      producer against fusion off.
+//  (b) triangular_solve of f32[n,n] (lower, left side) for n right-hand
+//      sides, dispatch included, against forward substitution written
+//      plainly in f32 over the same arrays (all right-hand sides of a row
+//      at once), one thread each.
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
@@ -77,6 +81,32 @@ std::string ReduceProgram(int64_t n) {
       "dimensions = [0] : (",
       t, ", tensor<f32>) -> tensor<f32>\n",
       "  func.return %r : tensor<f32>\n}\n");
+}
+
+std::string TriangularSolveProgram(int64_t n) {
+  const std::string t = absl::StrCat("tensor<", n, "x", n, "xf32>");
+  return absl::StrCat(
+      "func.func @main(%a: ", t, ", %b: ", t, ") -> ", t, " {\n",
+      "  %x = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, "
+      "lower = true, unit_diagonal = false, transpose_a = "
+      "#stablehlo<transpose NO_TRANSPOSE>} : (",
+      t, ", ", t, ") -> ", t, "\n  func.return %x : ", t, "\n}\n");
+}
+
+// x = a^-1 b for lower-triangular a (n x n) and b (n x k), row by row.
+void ForwardSubstitution(const float* a, const float* b, float* x, int64_t n,
+                         int64_t k) {
+  for (int64_t i = 0; i < n; ++i) {
+    float* row = x + i * k;
+    std::memcpy(row, b + i * k, k * sizeof(float));
+    for (int64_t j = 0; j < i; ++j) {
+      const float factor = a[i * n + j];
+      const float* solved = x + j * k;
+      for (int64_t v = 0; v < k; ++v) row[v] -= factor * solved[v];
+    }
+    const float diagonal = a[i * n + i];
+    for (int64_t v = 0; v < k; ++v) row[v] /= diagonal;
+  }
 }
 
 constexpr char kTinyAdd[] = R"(
@@ -183,6 +213,50 @@ int main(int argc, char** argv) {
         "execute.reduce_of_chain_fused_vs_unfused", r,
         absl::StrFormat("fused_ms=%.2f unfused_ms=%.2f",
                         r.subject_seconds * 1e3, r.anchor_seconds * 1e3));
+  }
+
+  // (b) triangular_solve against plain forward substitution.
+  {
+    const int64_t m = quick ? 128 : 512;
+    auto solve = Executable::Compile(*client, TriangularSolveProgram(m));
+    if (!solve.ok()) {
+      std::fprintf(stderr, "error: %s\n", solve.status().ToString().c_str());
+      return 1;
+    }
+    // A well-conditioned lower triangle (diagonal 2, small entries below).
+    std::vector<float> a(m * m, 0.0f), rhs(m * m), solution(m * m);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < i; ++j) {
+        a[i * m + j] = static_cast<float>((i * 7 + j * 3) % 11) / (11.0f * m);
+      }
+      a[i * m + i] = 2.0f;
+    }
+    for (int64_t i = 0; i < m * m; ++i) rhs[i] = static_cast<float>(i % 13);
+    auto a_buffer =
+        client->BufferFromHost(a.data(), PJRTX_Buffer_Type_F32, {m, m}, device);
+    auto b_buffer = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_F32,
+                                           {m, m}, device);
+    if (!a_buffer.ok() || !b_buffer.ok()) {
+      std::fprintf(stderr, "error: could not upload the triangular system\n");
+      return 1;
+    }
+    RatioResult r = CompareAlternating(
+        [&] {
+          return RunOnce(*solve, device, {&*a_buffer, &*b_buffer});
+        },
+        [&] {
+          ForwardSubstitution(a.data(), rhs.data(), solution.data(), m, m);
+          return true;
+        },
+        1, trials, &failed);
+    // n^2 k / 2 multiply-adds of two flops each.
+    const double flops = static_cast<double>(m) * m * m;
+    PrintResult(
+        absl::StrCat("execute.triangular_solve_", m, "_vs_plain_substitution"),
+        r,
+        absl::StrFormat("ms=%.2f plain_ms=%.2f GFLOPs=%.2f",
+                        r.subject_seconds * 1e3, r.anchor_seconds * 1e3,
+                        flops / r.subject_seconds / 1e9));
   }
 
   // (c) Dispatch of a one-element add.
