@@ -18,12 +18,6 @@ const std::set<std::string>& UnsupportedOps() {
       "stablehlo.cholesky",
       "stablehlo.complex",
       "stablehlo.custom_call",
-      "stablehlo.dynamic_broadcast_in_dim",
-      "stablehlo.dynamic_conv",
-      "stablehlo.dynamic_gather",
-      "stablehlo.dynamic_iota",
-      "stablehlo.dynamic_pad",
-      "stablehlo.dynamic_reshape",
       "stablehlo.einsum",
       "stablehlo.fft",
       "stablehlo.imag",
@@ -322,6 +316,21 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
                          absl::StrCat(op.name,
                                       ": infeed/outfeed need a host feed, "
                                       "which this runtime does not have"));
+  } else if (HasStaticForm(op.name)) {
+    absl::StatusOr<mlir::Operation> static_op = StaticForm(s);
+    if (!static_op.ok()) return static_op.status();
+    OpContext as_static{*static_op, context.scope, context.lowerer,
+                        context.computation, context.check_outputs};
+    absl::StatusOr<std::vector<ScopedValue>> results =
+        LowerOperation(as_static);
+    if (!results.ok()) {
+      return absl::Status(
+          results.status().code(),
+          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+                       " as ", static_op->name, " with its constant operands: ",
+                       results.status().message()));
+    }
+    return results;
   } else if (UnsupportedOps().count(op.name)) {
     return UnsupportedAt(op.location,
                          absl::StrCat("op ", op.name, " is not supported"));

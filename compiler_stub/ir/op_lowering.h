@@ -79,6 +79,14 @@ struct OpState {
   absl::StatusOr<int> Region(size_t index, const std::string& name);
 };
 
+// Whether `name` is a dynamic-shape op (dynamic_iota, dynamic_reshape, ...)
+// that is a static op once its shape operands are constants; StaticForm
+// gives that op (the constants dropped from its operands, turned into its
+// attributes or checked against the result type), or UNIMPLEMENTED when
+// a shape operand is not a constant.
+bool HasStaticForm(const std::string& name);
+absl::StatusOr<mlir::Operation> StaticForm(const OpState& state);
+
 // Rules by family; each returns false when it does not know the op.
 bool LowerElementwiseOp(OpState& state, absl::Status* status);
 bool LowerShapeOp(OpState& state, absl::Status* status);
