@@ -46,7 +46,7 @@ def main():
         for k in ("PASS", "FAIL", "SKIP"):
             totals[k] += entry[k]
     # Cases this runtime has no counterpart for: data between a program and
-    # its host (the issue allows these to skip).
+    # its host, which has no feed or host channel here.
     host = sum(n for e in files.values()
                for r, n in e["reasons"].items()
                if r.startswith(("host-transfer", "token from the host")))
