@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Turns `pjrtx run-mlir` output into docs/stablehlo-coverage.md.
 
-  build/release/runtime/cli/pjrtx run-mlir --plugin=... \
-    --option topology=v5e:2x4 ../shared/conformance/stablehlo-interpret/*.mlir \
+  tests/corpus/run_corpus.sh build/release/runtime/cli/pjrtx \
+    build/release/plugins/tpu_emu/libpjrt_tpuemu.so \
+    ../shared/conformance/stablehlo-interpret --option topology=v5e:2x4 \
     | scripts/stablehlo-coverage.py > docs/stablehlo-coverage.md
 """
 import collections
@@ -53,7 +54,8 @@ def main():
     runnable = sum(totals.values()) - host
     print("# StableHLO interpreter corpus coverage\n")
     print("The StableHLO reference interpreter's op-by-op test corpus "
-          "(`../shared/conformance/stablehlo-interpret`), run through the C ABI "
+          "(`../shared/conformance/stablehlo-interpret`, with the chlo ops' "
+          "cases of its `chlo/` folder), run through the C ABI "
           "on the TPU emulator with `pjrtx run-mlir` (CTest: "
           "`corpus.stablehlo_interpret_tpu_emu`). A case is SKIP when it uses an "
           "op or element type this compiler does not support; every other case "

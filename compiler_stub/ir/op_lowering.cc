@@ -336,7 +336,7 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
                          absl::StrCat("op ", op.name, " is not supported"));
   } else if (!LowerElementwiseOp(s, &status) && !LowerShapeOp(s, &status) &&
              !LowerRegionOp(s, &status) && !LowerLinearAlgebraOp(s, &status) &&
-             !LowerCollectiveOp(s, &status)) {
+             !LowerChloOp(s, &status) && !LowerCollectiveOp(s, &status)) {
     return ErrorAt(op.location, absl::StrCat("unknown op '", op.name, "'"));
   }
   if (!status.ok()) return status;

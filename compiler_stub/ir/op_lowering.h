@@ -93,6 +93,9 @@ bool LowerShapeOp(OpState& state, absl::Status* status);
 bool LowerRegionOp(OpState& state, absl::Status* status);
 // triangular_solve.
 bool LowerLinearAlgebraOp(OpState& state, absl::Status* status);
+// chlo ops, as compositions of elementwise instructions; UNIMPLEMENTED for
+// the chlo ops it does not know.
+bool LowerChloOp(OpState& state, absl::Status* status);
 // Collectives, send/recv, replica_id and partition_id.
 bool LowerCollectiveOp(OpState& state, absl::Status* status);
 

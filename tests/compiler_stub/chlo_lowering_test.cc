@@ -1,0 +1,97 @@
+// The chlo ops the compiler lowers become elementwise instructions named
+// after the op (values are checked in tests/corpus/chlo_ops.mlir, on every
+// plugin); wrong operands are INVALID_ARGUMENT and the chlo ops it does not
+// know UNIMPLEMENTED, each naming the op.
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/compiler.h"
+#include "compiler_stub/ir/program.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace pjrtx {
+namespace {
+
+using ::testing::HasSubstr;
+
+absl::StatusOr<ir::Program> Compile(const std::string& op,
+                                    const std::string& type,
+                                    const std::string& result_type) {
+  compiler::CompileOptions options;
+  options.fusion = false;
+  return compiler::Compile(
+      absl::StrCat("func.func @main(%x: ", type, ") -> ", result_type,
+                   " {\n  %0 = \"", op, "\"(%x) : (", type, ") -> ",
+                   result_type, "\n  func.return %0 : ", result_type, "\n}\n"),
+      options);
+}
+
+TEST(ChloLoweringTest, FunctionsBecomeElementwiseInstructionsOfTheOp) {
+  absl::StatusOr<ir::Program> program =
+      Compile("chlo.asinh", "tensor<4xf16>", "tensor<4xf16>");
+  ASSERT_TRUE(program.ok()) << program.status();
+  const ir::Computation& entry = program->computations[program->entry];
+  ASSERT_GT(entry.instructions.size(), 5u);
+  for (const ir::Instruction& instruction : entry.instructions) {
+    EXPECT_EQ(instruction.name, "chlo.asinh");
+    EXPECT_EQ(instruction.line, 2);
+  }
+  // f16 is computed in f32 and rounded once at the end.
+  EXPECT_EQ(entry.instructions.front().opcode, ir::OpCode::kConvert);
+  EXPECT_EQ(entry.instructions.back().opcode, ir::OpCode::kConvert);
+  EXPECT_EQ(entry.instructions.back().result_types[0].shape.type,
+            ir::ElementType::kF16);
+  EXPECT_EQ(entry.results, entry.instructions.back().results);
+}
+
+TEST(ChloLoweringTest, InfinityTestsGivePredicates) {
+  absl::StatusOr<ir::Program> program =
+      Compile("chlo.is_neg_inf", "tensor<2x3xf64>", "tensor<2x3xi1>");
+  ASSERT_TRUE(program.ok()) << program.status();
+  const ir::Instruction& last =
+      program->computations[program->entry].instructions.back();
+  EXPECT_EQ(last.opcode, ir::OpCode::kCompare);
+  EXPECT_EQ(last.attributes.comparison, ir::ComparisonDirection::kEq);
+}
+
+TEST(ChloLoweringTest, WrongOperandsAreInvalidArguments) {
+  absl::StatusOr<ir::Program> integer =
+      Compile("chlo.sinh", "tensor<3xi32>", "tensor<3xi32>");
+  ASSERT_FALSE(integer.ok());
+  EXPECT_EQ(integer.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(integer.status().message(),
+              HasSubstr("chlo.sinh: does not accept si32; expected a "
+                        "floating-point type"));
+
+  absl::StatusOr<ir::Program> result =
+      Compile("chlo.is_inf", "tensor<3xf32>", "tensor<3xf32>");
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(result.status().message(), HasSubstr("tensor<3xi1>"));
+
+  compiler::CompileOptions options;
+  absl::StatusOr<ir::Program> mulhi = compiler::Compile(R"(
+func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = "chlo.mulhi"(%x, %y) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+})",
+                                                        options);
+  ASSERT_FALSE(mulhi.ok());
+  EXPECT_THAT(mulhi.status().message(),
+              HasSubstr("chlo.mulhi: does not accept f32; expected an "
+                        "integer type"));
+}
+
+TEST(ChloLoweringTest, UnknownChloOpsAreUnimplemented) {
+  absl::StatusOr<ir::Program> program =
+      Compile("chlo.lgamma", "tensor<3xf32>", "tensor<3xf32>");
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(program.status().message(),
+              HasSubstr("op chlo.lgamma is not supported"));
+}
+
+}  // namespace
+}  // namespace pjrtx
