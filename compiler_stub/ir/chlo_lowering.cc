@@ -9,11 +9,14 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/op_lowering.h"
+#include "compiler_stub/ir/template_lowering.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -260,6 +263,79 @@ absl::Status LowerMulhi(OpState& s) {
   return b.Finish(b.Convert(high, type));
 }
 
+// "tensor<2x5xf32>".
+std::string TensorText(const std::vector<int64_t>& dims, ElementType type) {
+  std::string text = "tensor<";
+  for (int64_t d : dims) absl::StrAppend(&text, d, "x");
+  return absl::StrCat(text, ElementTypeToMlir(type), ">");
+}
+
+std::string ArrayText(const std::vector<int64_t>& values) {
+  return absl::StrCat("array<i64", values.empty() ? "" : ": ",
+                      absl::StrJoin(values, ", "), ">");
+}
+
+// The k largest elements along the last dimension, in descending order
+// (ties in their original order; floats by total order, so NaN above
+// infinity), and their indices: a stable sort of (x, iota) and two slices.
+absl::Status LowerTopK(OpState& s) {
+  absl::Status status = s.RequireOperands(1);
+  if (status.ok()) status = s.RequireResults(2);
+  if (status.ok()) status = s.RequireTensors();
+  if (!status.ok()) return status;
+  const Shape& x = s.shape(0);
+  if (x.rank() < 1) return s.Error("needs an operand of rank 1 or more");
+  if (!IsFloat(x.type) && !IsInteger(x.type)) {
+    return s.Error(absl::StrCat("does not accept ", ElementTypeToMlir(x.type),
+                                "; expected an integer or floating-point "
+                                "type"));
+  }
+  absl::StatusOr<int64_t> k = s.attributes.Integer("k");
+  if (!k.ok()) return k.status();
+  const int last = x.rank() - 1;
+  if (*k < 0 || *k > x.dims[last]) {
+    return s.Error(absl::StrCat("k = ", *k, " is not in [0, ", x.dims[last],
+                                "], the size of the last dimension"));
+  }
+  Shape values = x;
+  values.dims[last] = *k;
+  Shape indices{ElementType::kS32, values.dims};
+  if (absl::Status v = s.ExpectResult(0, values); !v.ok()) return v;
+  if (absl::Status i = s.ExpectResult(1, indices); !i.ok()) return i;
+
+  const std::string t = TensorText(x.dims, x.type);
+  const std::string it = TensorText(x.dims, ElementType::kS32);
+  const std::string scalar = TensorText({}, x.type);
+  const std::string vt = TensorText(values.dims, x.type);
+  const std::string jt = TensorText(values.dims, ElementType::kS32);
+  std::vector<int64_t> zeros(x.rank(), 0), ones(x.rank(), 1);
+  const std::string slice =
+      absl::StrCat("{start_indices = ", ArrayText(zeros),
+                   ", limit_indices = ", ArrayText(values.dims),
+                   ", strides = ", ArrayText(ones), "}");
+  const std::string order =
+      IsFloat(x.type)
+          ? ", compare_type = #stablehlo<comparison_type TOTALORDER>"
+          : "";
+  return LowerFromTemplate(
+      s,
+      absl::StrCat(
+          "func.func @top_k(%x: ", t, ") -> (", vt, ", ", jt, ") {\n",
+          "  %i = \"stablehlo.iota\"() {iota_dimension = ", last,
+          " : i64} : () -> ", it, "\n",
+          "  %s:2 = \"stablehlo.sort\"(%x, %i) ({\n", "  ^bb0(%a: ", scalar,
+          ", %b: ", scalar, ", %c: tensor<si32>, %d: tensor<si32>):\n",
+          "    %g = \"stablehlo.compare\"(%a, %b) {comparison_direction = "
+          "#stablehlo<comparison_direction GT>",
+          order, "} : (", scalar, ", ", scalar, ") -> tensor<i1>\n",
+          "    \"stablehlo.return\"(%g) : (tensor<i1>) -> ()\n",
+          "  }) {dimension = ", last, " : i64, is_stable = true} : (", t, ", ",
+          it, ") -> (", t, ", ", it, ")\n", "  %v = \"stablehlo.slice\"(%s#0) ",
+          slice, " : (", t, ") -> ", vt, "\n",
+          "  %j = \"stablehlo.slice\"(%s#1) ", slice, " : (", it, ") -> ", jt,
+          "\n", "  func.return %v, %j : ", vt, ", ", jt, "\n}\n"));
+}
+
 }  // namespace
 
 bool LowerChloOp(OpState& s, absl::Status* status) {
@@ -276,6 +352,8 @@ bool LowerChloOp(OpState& s, absl::Status* status) {
     *status = LowerInfinityTest(s, false, true);
   } else if (name == "chlo.mulhi") {
     *status = LowerMulhi(s);
+  } else if (name == "chlo.top_k") {
+    *status = LowerTopK(s);
   } else {
     *status = UnsupportedAt(s.op.location,
                             absl::StrCat("op ", name, " is not supported"));

@@ -208,7 +208,10 @@ class Lowerer : public RegionLowerer {
     const int index = static_cast<int>(program_.computations.size());
     program_.computations.emplace_back();
     program_.computations[index].name = name;
-    Scope scope(&program_.computations, index, static_cast<Scope*>(&enclosing));
+    // Regions of ops lowered from a template (template_lowering.h) have
+    // a scope of another kind around them; they capture nothing.
+    Scope scope(&program_.computations, index,
+                dynamic_cast<Scope*>(&enclosing));
     absl::Status status = LowerBlock(region.blocks[0], scope, index,
                                      /*is_entry=*/false, /*function=*/nullptr);
     if (!status.ok()) return status;

@@ -253,7 +253,7 @@ absl::StatusOr<int> OpState::ScalarRegion(
 
 absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   const mlir::Operation& op = context.op;
-  OpState s{context, op, AttributeReader(op), {}, {}, {}};
+  OpState s{context, op, AttributeReader(op), {}, {}, {}, {}};
   for (size_t i = 0; i < op.operands.size(); ++i) {
     absl::StatusOr<ScopedValue> value = context.scope.Lookup(op.operands[i]);
     if (!value.ok()) return value.status();
@@ -340,6 +340,17 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     return ErrorAt(op.location, absl::StrCat("unknown op '", op.name, "'"));
   }
   if (!status.ok()) return status;
+  if (s.composed) {
+    for (size_t r = 0; r < s.result_types.size(); ++r) {
+      if (r >= s.composed->size() ||
+          !((*s.composed)[r].type == s.result_types[r])) {
+        return absl::InternalError(absl::StrCat(
+            op.location.line, ":", op.location.column, ": ", op.name,
+            ": its composition does not give the declared results"));
+      }
+    }
+    return *std::move(s.composed);
+  }
 
   Computation& c = context.lowerer.computation(context.computation);
   std::vector<ScopedValue> results;

@@ -2,6 +2,7 @@
 #ifndef PJRTX_COMPILER_STUB_IR_OP_LOWERING_H_
 #define PJRTX_COMPILER_STUB_IR_OP_LOWERING_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ struct OpState {
   std::vector<ScopedValue> operands;
   std::vector<ValueType> result_types;
   Instruction instruction;
+  // Set by rules that lower the op as several instructions of their own
+  // (LowerFromTemplate): its results, in place of `instruction`'s.
+  std::optional<std::vector<ScopedValue>> composed;
 
   // Helpers for rules: an INVALID_ARGUMENT at the op naming it.
   absl::Status Error(absl::string_view message) const;

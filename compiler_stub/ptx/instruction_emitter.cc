@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <map>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -376,10 +377,10 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
 absl::StatusOr<Register> InstructionEmitter::Compare(
     const ir::Instruction& instruction, const Register& a, const Register& b) {
   const ir::ComparisonType comparison = instruction.attributes.comparison_type;
-  if (comparison == ir::ComparisonType::kTotalOrder) {
-    return Unsupported(instruction, "with TOTALORDER");
-  }
   const ElementType type = a.type;
+  if (comparison == ir::ComparisonType::kTotalOrder && ir::IsFloat(type)) {
+    return TotalOrderCompare(instruction.attributes.comparison, a, b);
+  }
   const bool is_float = ir::IsFloat(type);
   const char* direction = "";
   switch (instruction.attributes.comparison) {
@@ -922,6 +923,48 @@ std::string InstructionEmitter::Normalize(const std::string& value,
                                           ElementType type) {
   const int bits = ir::BitWidth(type);
   return bits >= 32 ? value : Extend(value, bits, ir::IsSignedInt(type));
+}
+
+// IEEE 754 totalOrder (-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN)
+// as a signed comparison of keys, as the CPU compares: a float's bits,
+// with the magnitude bits flipped where the sign is set.
+Register InstructionEmitter::TotalOrderCompare(
+    ir::ComparisonDirection direction, const Register& a, const Register& b) {
+  const int bits = ir::BitWidth(a.type);
+  const bool wide = bits == 64;
+  const ElementType key_type = wide ? ElementType::kS64 : ElementType::kS32;
+  const std::string width = wide ? "64" : "32";
+  auto key = [&](const Register& x) {
+    const std::string v = NewRegister(key_type);
+    if (bits == 16) {
+      builder_.Emit("cvt.s32.s16", {v, x.name});  // Sign-extends.
+    } else {
+      builder_.Emit(absl::StrCat("mov.b", width), {v, x.name});
+    }
+    const std::string sign = NewRegister(key_type);
+    builder_.Emit(absl::StrCat("shr.s", width), {sign, v, wide ? "63" : "31"});
+    const std::string flip = NewRegister(key_type);
+    builder_.Emit(
+        absl::StrCat("and.b", width),
+        {flip, sign,
+         HexImmediate((uint64_t{1} << (bits - 1)) - 1, wide ? 16 : 8)});
+    const std::string k = NewRegister(key_type);
+    builder_.Emit(absl::StrCat("xor.b", width), {k, v, flip});
+    return k;
+  };
+  static const std::map<ir::ComparisonDirection, const char*> kDirections = {
+      {ir::ComparisonDirection::kEq, "eq"},
+      {ir::ComparisonDirection::kNe, "ne"},
+      {ir::ComparisonDirection::kGe, "ge"},
+      {ir::ComparisonDirection::kGt, "gt"},
+      {ir::ComparisonDirection::kLe, "le"},
+      {ir::ComparisonDirection::kLt, "lt"}};
+  const std::string x = key(a);
+  const std::string y = key(b);
+  const std::string p = NewRegister(ElementType::kPred);
+  builder_.Emit(absl::StrCat("setp.", kDirections.at(direction), ".s", width),
+                {p, x, y});
+  return Register{p, ElementType::kPred};
 }
 
 std::string InstructionEmitter::Extend(const std::string& value, int bits,

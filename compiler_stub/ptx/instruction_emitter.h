@@ -111,6 +111,8 @@ class InstructionEmitter {
   // does (no-op for 32 and 64 bits) into a new register.
   std::string Normalize(const std::string& value, ir::ElementType type);
   std::string Extend(const std::string& value, int bits, bool is_signed);
+  Register TotalOrderCompare(ir::ComparisonDirection direction,
+                             const Register& a, const Register& b);
   // The shift amount operand (.u32) for shifting values of `type` by
   // `amount`, read as unsigned and capped at the width.
   std::string ShiftAmount(const std::string& amount, ir::ElementType type);

@@ -3,6 +3,7 @@
 // plugin); wrong operands are INVALID_ARGUMENT and the chlo ops it does not
 // know UNIMPLEMENTED, each naming the op.
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -82,6 +83,39 @@ func.func @main(%x: tensor<3xf32>, %y: tensor<3xf32>) -> tensor<3xf32> {
   EXPECT_THAT(mulhi.status().message(),
               HasSubstr("chlo.mulhi: does not accept f32; expected an "
                         "integer type"));
+}
+
+TEST(ChloLoweringTest, TopKIsASortAndTwoSlices) {
+  compiler::CompileOptions options;
+  options.fusion = false;
+  absl::StatusOr<ir::Program> program = compiler::Compile(R"(
+func.func @main(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+  %v, %i = chlo.top_k(%x, k = 3) : tensor<2x5xf32> -> (tensor<2x3xf32>, tensor<2x3xi32>)
+  func.return %v, %i : tensor<2x3xf32>, tensor<2x3xi32>
+})",
+                                                          options);
+  ASSERT_TRUE(program.ok()) << program.status();
+  std::vector<ir::OpCode> opcodes;
+  for (const ir::Instruction& instruction :
+       program->computations[program->entry].instructions) {
+    opcodes.push_back(instruction.opcode);
+    EXPECT_EQ(instruction.line, 3);
+  }
+  EXPECT_THAT(opcodes,
+              ::testing::ElementsAre(ir::OpCode::kIota, ir::OpCode::kSort,
+                                     ir::OpCode::kSlice, ir::OpCode::kSlice));
+
+  absl::StatusOr<ir::Program> too_many = compiler::Compile(R"(
+func.func @main(%x: tensor<5xf32>) -> (tensor<9xf32>, tensor<9xi32>) {
+  %v, %i = chlo.top_k(%x, k = 9) : tensor<5xf32> -> (tensor<9xf32>, tensor<9xi32>)
+  func.return %v, %i : tensor<9xf32>, tensor<9xi32>
+})",
+                                                           options);
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_EQ(too_many.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(too_many.status().message(),
+              HasSubstr("3:12: chlo.top_k: k = 9 is not in [0, 5], the size "
+                        "of the last dimension"));
 }
 
 TEST(ChloLoweringTest, UnknownChloOpsAreUnimplemented) {

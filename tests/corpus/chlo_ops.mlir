@@ -522,3 +522,43 @@ func.func @mulhi_ui64() {
   check.expect_eq_const %r, dense<[18446744073709551614, 1, 1, 0]> : tensor<4xui64>
   func.return
 }
+
+// -----
+
+func.func @top_k_f32() {
+  %x = stablehlo.constant dense<[[3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0], [0x7FC00000, -1.0, 2.0, 2.0, 0xFF800000, 0x7F800000, 0.0, -0.5]]> : tensor<2x8xf32>
+  %v, %i = chlo.top_k(%x, k = 4) : tensor<2x8xf32> -> (tensor<2x4xf32>, tensor<2x4xi32>)
+  check.expect_almost_eq_const %v, dense<[[9.0, 6.0, 5.0, 4.0], [0x7FC00000, 0x7F800000, 2.0, 2.0]]> : tensor<2x4xf32>
+  check.expect_eq_const %i, dense<[[5, 7, 4, 2], [0, 5, 2, 3]]> : tensor<2x4xi32>
+  func.return
+}
+
+// -----
+
+func.func @top_k_f16() {
+  %x = stablehlo.constant dense<[[0.5, -2.0, 0.25, 8.0, 8.0, 1.0]]> : tensor<1x6xf16>
+  %v, %i = chlo.top_k(%x, k = 3) : tensor<1x6xf16> -> (tensor<1x3xf16>, tensor<1x3xi32>)
+  check.expect_almost_eq_const %v, dense<[[8.0, 8.0, 1.0]]> : tensor<1x3xf16>
+  check.expect_eq_const %i, dense<[[3, 4, 5]]> : tensor<1x3xi32>
+  func.return
+}
+
+// -----
+
+func.func @top_k_i32() {
+  %x = stablehlo.constant dense<[[7, -3, 7, 0, 12, -40, 12, 5], [1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]]> : tensor<3x8xi32>
+  %v, %i = chlo.top_k(%x, k = 5) : tensor<3x8xi32> -> (tensor<3x5xi32>, tensor<3x5xi32>)
+  check.expect_eq_const %v, dense<[[12, 12, 7, 7, 5], [8, 7, 6, 5, 4], [8, 7, 6, 5, 4]]> : tensor<3x5xi32>
+  check.expect_eq_const %i, dense<[[4, 6, 0, 2, 7], [7, 6, 5, 4, 3], [0, 1, 2, 3, 4]]> : tensor<3x5xi32>
+  func.return
+}
+
+// -----
+
+func.func @top_k_ui8() {
+  %x = stablehlo.constant dense<[[200, 3, 255, 0, 17]]> : tensor<1x5xui8>
+  %v, %i = chlo.top_k(%x, k = 2) : tensor<1x5xui8> -> (tensor<1x2xui8>, tensor<1x2xi32>)
+  check.expect_eq_const %v, dense<[[255, 200]]> : tensor<1x2xui8>
+  check.expect_eq_const %i, dense<[[2, 0]]> : tensor<1x2xi32>
+  func.return
+}

@@ -1001,6 +1001,23 @@ TEST(InstructionKernelsTest, DotGeneralWithWiderResult) {
         ir::OpCode::kDotGeneral, Reference::kDotKernel);
 }
 
+// IEEE totalOrder comparisons (the keys of stablehlo.compare TOTALORDER)
+// on NaN, infinities and both zeros among random values, every direction.
+TEST(InstructionKernelsTest, TotalOrderCompares) {
+  for (const char* type : {"f32", "f64", "f16", "bf16"}) {
+    for (const char* direction : {"EQ", "NE", "LT", "GE"}) {
+      Check(absl::StrReplaceAll(R"(
+func.func @main(%x: tensor<4x8x$T>, %y: tensor<4x8x$T>) -> tensor<4x8xi1> {
+  %0 = stablehlo.compare $D, %x, %y, TOTALORDER : (tensor<4x8x$T>, tensor<4x8x$T>) -> tensor<4x8xi1>
+  func.return %0 : tensor<4x8xi1>
+})",
+                                {{"$T", type}, {"$D", direction}}),
+            ir::OpCode::kCompare, Reference::kInterpreter, /*specials=*/true,
+            /*fuse=*/false);
+    }
+  }
+}
+
 // triangular_solve over random systems (so the other triangle holds
 // values the kernel must not read, and the diagonal too when it is taken
 // as ones): every side, triangle, transposition and type, batched, with
