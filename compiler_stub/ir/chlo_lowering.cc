@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/ir/error_functions.h"
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/template_lowering.h"
@@ -41,13 +42,22 @@ absl::Status FloatUnary(OpState& s,
   return s.ExpectResult(0, inferred);
 }
 
-// What the math of an op on `type` is computed in: f32 for the narrower
-// types, f64 for f64, and f64 for f32 where `f32_in_f64` (functions built
-// on exp of large arguments, where the GPU's f32 exp loses precision in
-// proportion to the argument).
-ElementType ComputeType(ElementType type, bool f32_in_f64) {
-  if (type == ElementType::kF64) return ElementType::kF64;
-  if (type == ElementType::kF32 && f32_in_f64) return ElementType::kF64;
+// Where an op's math is computed: f32 for the narrower types and f64 for
+// f64, unless the function asks for more.
+enum class Precision {
+  kNative,
+  // f32 in f64 too: functions built on exp of large arguments, where the
+  // GPU's f32 exp loses precision in proportion to the argument.
+  kF32InF64,
+  // Every type in f64 (the error functions' series and fits are f64's).
+  kF64,
+};
+
+ElementType ComputeType(ElementType type, Precision precision) {
+  if (type == ElementType::kF64 || precision == Precision::kF64 ||
+      (type == ElementType::kF32 && precision == Precision::kF32InF64)) {
+    return ElementType::kF64;
+  }
   return ElementType::kF32;
 }
 
@@ -55,14 +65,14 @@ ElementType ComputeType(ElementType type, bool f32_in_f64) {
 // result rounded back to the operand's type.
 struct FloatFunction {
   std::function<Value(InstructionBuilder&, Value x, ElementType w)> build;
-  bool f32_in_f64 = false;
+  Precision precision = Precision::kNative;
 };
 
 absl::Status LowerFloatFunction(OpState& s, const FloatFunction& f) {
   if (absl::Status status = FloatUnary(s); !status.ok()) return status;
   InstructionBuilder b(s);
   const ElementType type = s.shape(0).type;
-  const ElementType w = ComputeType(type, f.f32_in_f64);
+  const ElementType w = ComputeType(type, f.precision);
   const Value x = b.Convert(b.Operand(0), w);
   return b.Finish(b.Convert(f.build(b, x, w), type));
 }
@@ -112,6 +122,21 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
       {"chlo.atan", {[](InstructionBuilder& b, Value x, ElementType w) {
          return b.Binary(BinaryOp::kAtan2, x, b.Constant(1, w));
        }}},
+      {"chlo.erf",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return BuildErf(b, x);
+        },
+        Precision::kF64}},
+      {"chlo.erfc",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return BuildErfc(b, x);
+        },
+        Precision::kF64}},
+      {"chlo.erf_inv",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return BuildErfInv(b, x);
+        },
+        Precision::kF64}},
       {"chlo.tan", {[](InstructionBuilder& b, Value x, ElementType) {
          return b.Unary(UnaryOp::kTan, x);
        }}},
@@ -133,7 +158,7 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
           return Mul(b, b.Unary(UnaryOp::kSign, x),
                      b.Select(below_one, small, large));
         },
-        true}},
+        Precision::kF32InF64}},
       {"chlo.cosh",
        {[](InstructionBuilder& b, Value x, ElementType w) {
           const Value a = b.Unary(UnaryOp::kAbs, x);
@@ -141,7 +166,7 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
           const Value h = b.Unary(UnaryOp::kExponential, Mul(b, a, half));
           return Add(b, Mul(b, h, Mul(b, h, half)), Div(b, half, Mul(b, h, h)));
         },
-        true}},
+        Precision::kF32InF64}},
       // sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))).
       {"chlo.asinh", {[](InstructionBuilder& b, Value x, ElementType w) {
          const Value a = b.Unary(UnaryOp::kAbs, x);
@@ -186,7 +211,7 @@ absl::Status LowerInfinityTest(OpState& s, bool positive, bool negative) {
     return status;
   }
   InstructionBuilder b(s);
-  const ElementType w = ComputeType(s.shape(0).type, false);
+  const ElementType w = ComputeType(s.shape(0).type, Precision::kNative);
   Value x = b.Convert(b.Operand(0), w);
   double infinity = std::numeric_limits<double>::infinity();
   if (positive && negative) {

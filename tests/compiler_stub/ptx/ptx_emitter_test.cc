@@ -179,6 +179,23 @@ struct TestProgram {
   std::string text;
 };
 
+// chlo ops lower to long elementwise chains (erf_inv, the longest: a fit,
+// the error functions' series and continued fraction, a Halley step),
+// which fuse into one kernel; and compares under IEEE totalOrder.
+constexpr char kErfInv[] = R"(
+func.func @main(%x: tensor<64x$T>) -> tensor<64x$T> {
+  %0 = "chlo.erf_inv"(%x) : (tensor<64x$T>) -> tensor<64x$T>
+  func.return %0 : tensor<64x$T>
+}
+)";
+constexpr char kTotalOrder[] = R"(
+func.func @main(%x: tensor<64x$T>, %y: tensor<64x$T>) -> tensor<64x$T> {
+  %0 = stablehlo.compare GT, %x, %y, TOTALORDER : (tensor<64x$T>, tensor<64x$T>) -> tensor<64xi1>
+  %1 = stablehlo.select %0, %x, %y : (tensor<64xi1>, tensor<64x$T>, tensor<64x$T>) -> tensor<64x$T>
+  func.return %1 : tensor<64x$T>
+}
+)";
+
 std::vector<TestProgram> Programs() {
   std::vector<TestProgram> programs;
   auto add = [&](const char* name, const char* text, const char* type) {
@@ -200,6 +217,8 @@ std::vector<TestProgram> Programs() {
   }
   for (const char* type : {"f32", "f16", "bf16", "f64"}) {
     add("transcendental", kTranscendental, type);
+    add("erf_inv", kErfInv, type);
+    add("total_order", kTotalOrder, type);
   }
   programs.push_back({"compare_select", kCompareSelect});
   programs.push_back({"conversions", kConversions});
@@ -408,12 +427,20 @@ class PtxAssemblyTest
   std::string ptxas_;
 };
 
+// Every kernel the program fuses into (long chains may make several).
 TEST_P(PtxAssemblyTest, Assembles) {
   const auto& [program, sm] = GetParam();
-  absl::StatusOr<std::string> ptx = EmitPtx(FuseOne(program.text), {sm});
-  ASSERT_TRUE(ptx.ok()) << ptx.status();
-  const testing::PtxasResult result = testing::Assemble(ptxas_, *ptx, sm);
-  EXPECT_EQ(result.exit_code, 0) << result.log << "\n" << *ptx;
+  absl::StatusOr<ir::Program> compiled = compiler::Compile(program.text, {});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const std::vector<FusedKernel> kernels =
+      FindElementwiseFusions(*compiled, compiled->entry);
+  ASSERT_FALSE(kernels.empty());
+  for (const FusedKernel& kernel : kernels) {
+    absl::StatusOr<std::string> ptx = EmitPtx(kernel, {sm});
+    ASSERT_TRUE(ptx.ok()) << ptx.status();
+    const testing::PtxasResult result = testing::Assemble(ptxas_, *ptx, sm);
+    EXPECT_EQ(result.exit_code, 0) << result.log << "\n" << *ptx;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
