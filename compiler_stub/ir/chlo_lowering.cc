@@ -14,7 +14,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler_stub/ir/error_functions.h"
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/template_lowering.h"
@@ -49,12 +48,14 @@ enum class Precision {
   // f32 in f64 too: functions built on exp of large arguments, where the
   // GPU's f32 exp loses precision in proportion to the argument.
   kF32InF64,
-  // Every type in f64 (the error functions' series and fits are f64's).
-  kF64,
+  // The operand's own type: one op whose kernels compute in f64 and round
+  // once (converting first would round twice).
+  kOperandType,
 };
 
 ElementType ComputeType(ElementType type, Precision precision) {
-  if (type == ElementType::kF64 || precision == Precision::kF64 ||
+  if (precision == Precision::kOperandType) return type;
+  if (type == ElementType::kF64 ||
       (type == ElementType::kF32 && precision == Precision::kF32InF64)) {
     return ElementType::kF64;
   }
@@ -122,24 +123,27 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
       {"chlo.atan", {[](InstructionBuilder& b, Value x, ElementType w) {
          return b.Binary(BinaryOp::kAtan2, x, b.Constant(1, w));
        }}},
+      // The kernels compute these in f64 and round once to the type.
       {"chlo.erf",
        {[](InstructionBuilder& b, Value x, ElementType) {
-          return BuildErf(b, x);
+          return b.Unary(UnaryOp::kErf, x);
         },
-        Precision::kF64}},
+        Precision::kOperandType}},
       {"chlo.erfc",
        {[](InstructionBuilder& b, Value x, ElementType) {
-          return BuildErfc(b, x);
+          return b.Unary(UnaryOp::kErfc, x);
         },
-        Precision::kF64}},
+        Precision::kOperandType}},
       {"chlo.erf_inv",
        {[](InstructionBuilder& b, Value x, ElementType) {
-          return BuildErfInv(b, x);
+          return b.Unary(UnaryOp::kErfInv, x);
         },
-        Precision::kF64}},
-      {"chlo.tan", {[](InstructionBuilder& b, Value x, ElementType) {
-         return b.Unary(UnaryOp::kTan, x);
-       }}},
+        Precision::kOperandType}},
+      {"chlo.tan",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return b.Unary(UnaryOp::kTan, x);
+        },
+        Precision::kOperandType}},
       // With h = exp(|x| / 2): e^|x| = h * h, which overflows only where
       // the result does. Below 1, (e + e / (e + 1)) / 2 with e =
       // expm1(|x|) keeps the small result's precision.

@@ -15,6 +15,9 @@ enum class UnaryOp {
   kCeil,
   kCosine,
   kCountLeadingZeros,
+  kErf,     // chlo.erf
+  kErfc,    // chlo.erfc
+  kErfInv,  // chlo.erf_inv
   kExponential,
   kExponentialMinusOne,
   kFloor,

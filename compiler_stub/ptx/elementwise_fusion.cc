@@ -31,6 +31,12 @@ std::string StepName(const ir::FusedStep& step) {
           return "stablehlo.cosine";
         case ir::UnaryOp::kCountLeadingZeros:
           return "stablehlo.count_leading_zeros";
+        case ir::UnaryOp::kErf:
+          return "chlo.erf";
+        case ir::UnaryOp::kErfc:
+          return "chlo.erfc";
+        case ir::UnaryOp::kErfInv:
+          return "chlo.erf_inv";
         case ir::UnaryOp::kExponential:
           return "stablehlo.exponential";
         case ir::UnaryOp::kExponentialMinusOne:

@@ -97,6 +97,12 @@ class InstructionEmitter {
   std::string TanhF64(const std::string& x);
   std::string LogisticF64(const std::string& x);
   std::string CbrtF64(const std::string& x);
+  std::string ErfF64(const std::string& x);
+  std::string ErfcF64(const std::string& x);
+  std::string ErfInvF64(const std::string& y);
+  std::string ErfSmallF64(const std::string& a);
+  std::string ErfcLargeF64(const std::string& a);
+  std::string ExpNegSquareF64(const std::string& a);
   // Emits `opcode` into a new f64 (predicate) register, which it returns.
   std::string F64Op(absl::string_view opcode,
                     std::vector<std::string> operands);

@@ -1,10 +1,11 @@
 // The elementwise math functions PTX has no accurate instruction for
 // (sine, cosine, tangent, tanh, logistic, exp and log on f64, expm1,
-// log1p, cbrt, power, atan2, round half away from zero), emitted as
-// straight-line f64 code: Cody-Waite argument reduction and Taylor polynomials
-// of high enough degree that the f64 result is within a few ulp, so that every
-// narrower type rounds it correctly almost always. Branch-free: special
-// values are picked with selp at the end.
+// log1p, cbrt, power, atan2, round half away from zero, and chlo's erf,
+// erfc and erf_inv), emitted as f64 code: Cody-Waite argument reduction and
+// Taylor polynomials of high enough degree that the f64 result is within a
+// few ulp, so that every narrower type rounds it correctly almost always.
+// Branch-free but for erfc's continued fraction, a loop every thread runs
+// the same number of times: special values are picked with selp at the end.
 //
 // Accuracy limits: sine, cosine and tangent reduce by pi/2 in two parts,
 // accurate for |x| below about 2^30; power is exp(y log x), within about
@@ -13,10 +14,12 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <numbers>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/ir/erf_inv_fit.h"
 #include "compiler_stub/ptx/instruction_emitter.h"
 
 namespace pjrtx::ptx {
@@ -452,6 +455,125 @@ std::string InstructionEmitter::RoundHalfAwayFromZero(const std::string& x,
   return op(absl::StrCat("selp.", s), {away, t, half});
 }
 
+// exp(-a^2) for a >= 0, a split in halves whose products are exact
+// (Dekker), so that the argument carries no rounding error; a is capped
+// at 30, beyond which the result is 0 anyway (and the split would
+// overflow).
+std::string InstructionEmitter::ExpNegSquareF64(const std::string& a) {
+  const std::string c = F64Op("min.f64", {a, D(30.0)});
+  const std::string scaled = F64Op("mul.rn.f64", {c, D(134217729.0)});
+  const std::string high =
+      F64Op("sub.rn.f64", {scaled, F64Op("sub.rn.f64", {scaled, c})});
+  const std::string low = F64Op("sub.rn.f64", {c, high});
+  const std::string rest =
+      F64Op("add.rn.f64",
+            {F64Op("mul.rn.f64", {F64Op("add.rn.f64", {high, high}), low}),
+             F64Op("mul.rn.f64", {low, low})});
+  return F64Op("mul.rn.f64",
+               {ExpF64(F64Op("neg.f64", {F64Op("mul.rn.f64", {high, high})})),
+                ExpF64(F64Op("neg.f64", {rest}))});
+}
+
+// erf(a) for 0 <= a < 1: (2 / sqrt(pi)) a sum (-1)^n a^2n / (n! (2n+1)),
+// 19 terms.
+std::string InstructionEmitter::ErfSmallF64(const std::string& a) {
+  std::vector<double> series;
+  for (int n = 18; n >= 0; --n) {
+    series.push_back((n % 2 == 0 ? 1 : -1) * InverseFactorial(n) / (2 * n + 1));
+  }
+  const std::string p = Horner(F64Op("mul.rn.f64", {a, a}), series);
+  return F64Op("mul.rn.f64", {F64Op("mul.rn.f64", {a, p}),
+                              D(2 / std::sqrt(std::numbers::pi))});
+}
+
+// erfc(a) for a >= 1: exp(-a^2) / (sqrt(pi) (a + (1/2) / (a + 1 / (a +
+// (3/2) / ...)))), the continued fraction 200 levels deep, evaluated from
+// the deepest level up in a loop.
+std::string InstructionEmitter::ErfcLargeF64(const std::string& a) {
+  const std::string f = F64Op("mov.f64", {a});
+  const std::string k = F64Op("mov.f64", {D(100.0)});  // 200 / 2.
+  const std::string top = NewLabel("erfc_fraction");
+  builder_.EmitLabel(top);
+  const std::string q = NewRegister(ElementType::kF64);
+  builder_.Emit("div.rn.f64", {q, k, f});
+  builder_.Emit("add.rn.f64", {f, a, q});
+  builder_.Emit("sub.rn.f64", {k, k, D(0.5)});
+  const std::string more = PredOp("setp.gt.f64", {k, D(0.0)});
+  builder_.Emit(absl::StrCat("@", more, " bra"), {top});
+  return F64Op("div.rn.f64",
+               {ExpNegSquareF64(a),
+                F64Op("mul.rn.f64", {D(std::sqrt(std::numbers::pi)), f})});
+}
+
+std::string InstructionEmitter::ErfF64(const std::string& x) {
+  const std::string a = F64Op("abs.f64", {x});
+  const std::string small = PredOp("setp.lt.f64", {a, D(1.0)});
+  const std::string erf = F64Op(
+      "selp.f64",
+      {ErfSmallF64(a), F64Op("sub.rn.f64", {D(1.0), ErfcLargeF64(a)}), small});
+  // erf(-x) = -erf(x); NaN stays NaN (the large branch gives it).
+  return F64Op("copysign.f64", {x, erf});
+}
+
+std::string InstructionEmitter::ErfcF64(const std::string& x) {
+  const std::string a = F64Op("abs.f64", {x});
+  const std::string small = PredOp("setp.lt.f64", {a, D(1.0)});
+  const std::string of_a = F64Op(
+      "selp.f64",
+      {F64Op("sub.rn.f64", {D(1.0), ErfSmallF64(a)}), ErfcLargeF64(a), small});
+  // erfc(-a) = 2 - erfc(a).
+  const std::string negative = PredOp("setp.lt.f64", {x, D(0.0)});
+  return F64Op("selp.f64",
+               {F64Op("sub.rn.f64", {D(2.0), of_a}), of_a, negative});
+}
+
+// As the CPU's ErfInv (runtime/cpu/special_functions.h): the fit, then
+// one Halley step with erf and erfc as above.
+std::string InstructionEmitter::ErfInvF64(const std::string& y) {
+  const std::string a = F64Op("abs.f64", {y});
+  const std::string w =
+      F64Op("neg.f64",
+            {LogF64(F64Op("mul.rn.f64", {F64Op("sub.rn.f64", {D(1.0), a}),
+                                         F64Op("add.rn.f64", {D(1.0), a})}))});
+  const std::vector<double> central(ir::kErfInvCentralFit.begin(),
+                                    ir::kErfInvCentralFit.end());
+  const std::vector<double> tail(ir::kErfInvTailFit.begin(),
+                                 ir::kErfInvTailFit.end());
+  const std::string in_center =
+      PredOp("setp.lt.f64", {w, D(ir::kErfInvCentralEnd)});
+  const std::string x =
+      F64Op("mul.rn.f64",
+            {a, F64Op("selp.f64",
+                      {Horner(w, central),
+                       Horner(F64Op("sqrt.rn.f64", {w}), tail), in_center})});
+  // Halley on f(x) = erf(x) - a: with u = f / f', x - u / (1 + x u).
+  const std::string x_small = PredOp("setp.lt.f64", {x, D(1.0)});
+  const std::string erf_small = ErfSmallF64(x);
+  const std::string erfc_large = ErfcLargeF64(x);
+  const std::string erf =
+      F64Op("selp.f64",
+            {erf_small, F64Op("sub.rn.f64", {D(1.0), erfc_large}), x_small});
+  const std::string erfc =
+      F64Op("selp.f64",
+            {F64Op("sub.rn.f64", {D(1.0), erf_small}), erfc_large, x_small});
+  const std::string low = PredOp("setp.lt.f64", {a, D(0.5)});
+  const std::string residual = F64Op(
+      "selp.f64",
+      {F64Op("sub.rn.f64", {erf, a}),
+       F64Op("sub.rn.f64", {F64Op("sub.rn.f64", {D(1.0), a}), erfc}), low});
+  const std::string slope = F64Op(
+      "mul.rn.f64", {D(2 / std::sqrt(std::numbers::pi)), ExpNegSquareF64(x)});
+  const std::string u = F64Op("div.rn.f64", {residual, slope});
+  const std::string step =
+      F64Op("div.rn.f64",
+            {u, F64Op("add.rn.f64", {D(1.0), F64Op("mul.rn.f64", {x, u})})});
+  std::string result = F64Op("sub.rn.f64", {x, step});
+  // +-1 gives +-infinity; beyond, the log gave NaN already.
+  const std::string at_one = PredOp("setp.eq.f64", {a, D(1.0)});
+  result = F64Op("selp.f64", {D(INFINITY), result, at_one});
+  return F64Op("copysign.f64", {y, result});
+}
+
 std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
   switch (op) {
     case UnaryOp::kSine:
@@ -472,6 +594,12 @@ std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
       return Log1pF64(x);
     case UnaryOp::kCbrt:
       return CbrtF64(x);
+    case UnaryOp::kErf:
+      return ErfF64(x);
+    case UnaryOp::kErfc:
+      return ErfcF64(x);
+    case UnaryOp::kErfInv:
+      return ErfInvF64(x);
     default:
       return x;  // Not a math function; callers ask only for the above.
   }
@@ -483,7 +611,9 @@ bool InstructionEmitter::IsMathFunction(UnaryOp op) {
       UnaryOp::kTan,      UnaryOp::kTanh,
       UnaryOp::kLogistic, UnaryOp::kExponential,
       UnaryOp::kLog,      UnaryOp::kExponentialMinusOne,
-      UnaryOp::kCbrt,     UnaryOp::kLogPlusOne};
+      UnaryOp::kCbrt,     UnaryOp::kLogPlusOne,
+      UnaryOp::kErf,      UnaryOp::kErfc,
+      UnaryOp::kErfInv};
   return std::find(std::begin(kMathFunctions), std::end(kMathFunctions), op) !=
          std::end(kMathFunctions);
 }

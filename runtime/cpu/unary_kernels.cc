@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/kernels.h"
+#include "runtime/cpu/special_functions.h"
 #include "runtime/cpu/vector_math.h"
 
 namespace pjrtx::cpu {
@@ -26,6 +27,12 @@ const char* UnaryOpName(UnaryOp op) {
       return "cosine";
     case UnaryOp::kCountLeadingZeros:
       return "count_leading_zeros";
+    case UnaryOp::kErf:
+      return "erf";
+    case UnaryOp::kErfc:
+      return "erfc";
+    case UnaryOp::kErfInv:
+      return "erf_inv";
     case UnaryOp::kExponential:
       return "exponential";
     case UnaryOp::kExponentialMinusOne:
@@ -67,9 +74,11 @@ const char* UnaryOpName(UnaryOp op) {
 }
 
 absl::Status Unsupported(UnaryOp op, ElementType type) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("stablehlo.", UnaryOpName(op), " does not support ",
-                   ir::ElementTypeToMlir(type), " operands"));
+  const bool chlo =
+      op == UnaryOp::kErf || op == UnaryOp::kErfc || op == UnaryOp::kErfInv;
+  return absl::InvalidArgumentError(absl::StrCat(
+      chlo ? "chlo." : "stablehlo.", UnaryOpName(op), " does not support ",
+      ir::ElementTypeToMlir(type), " operands"));
 }
 
 // out[i] = fn(x[i]), both of type `Traits`.
@@ -124,6 +133,15 @@ absl::Status FloatUnary(UnaryOp op, const Literal& x, Literal& out) {
       return absl::OkStatus();
     case UnaryOp::kCosine:
       MapInDouble<Traits>(x, out, [](double v) { return std::cos(v); });
+      return absl::OkStatus();
+    case UnaryOp::kErf:
+      MapInDouble<Traits>(x, out, [](double v) { return std::erf(v); });
+      return absl::OkStatus();
+    case UnaryOp::kErfc:
+      MapInDouble<Traits>(x, out, [](double v) { return std::erfc(v); });
+      return absl::OkStatus();
+    case UnaryOp::kErfInv:
+      MapInDouble<Traits>(x, out, ErfInv);
       return absl::OkStatus();
     case UnaryOp::kExponential:
       MapInDouble<Traits>(x, out, [](double v) { return std::exp(v); });

@@ -8,10 +8,14 @@
 //      sides, dispatch included, against forward substitution written
 //      plainly in f32 over the same arrays (all right-hand sides of a row
 //      at once), one thread each.
+//  (b') chlo.erf over f32[n] (lowered to f64 elementwise code, the Taylor
+//      series and a 200-level continued fraction) against libm's erff
+//      over the same floats, one thread each.
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
 //   execute_bench --plugin=PATH [--option k=v]... [--quick]
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -107,6 +111,13 @@ void ForwardSubstitution(const float* a, const float* b, float* x, int64_t n,
     const float diagonal = a[i * n + i];
     for (int64_t v = 0; v < k; ++v) row[v] /= diagonal;
   }
+}
+
+std::string ErfProgram(int64_t n) {
+  const std::string t = absl::StrCat("tensor<", n, "xf32>");
+  return absl::StrCat("func.func @main(%x: ", t, ") -> ", t, " {\n",
+                      "  %0 = \"chlo.erf\"(%x) : (", t, ") -> ", t, "\n",
+                      "  func.return %0 : ", t, "\n}\n");
 }
 
 constexpr char kTinyAdd[] = R"(
@@ -257,6 +268,38 @@ int main(int argc, char** argv) {
         absl::StrFormat("ms=%.2f plain_ms=%.2f GFLOPs=%.2f",
                         r.subject_seconds * 1e3, r.anchor_seconds * 1e3,
                         flops / r.subject_seconds / 1e9));
+  }
+
+  // (b') chlo.erf against libm.
+  {
+    const int64_t m = quick ? (int64_t{1} << 14) : (int64_t{1} << 20);
+    auto erf = Executable::Compile(*client, ErfProgram(m));
+    if (!erf.ok()) {
+      std::fprintf(stderr, "error: %s\n", erf.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<float> in(m), out(m);
+    for (int64_t i = 0; i < m; ++i) {
+      in[i] = static_cast<float>(i % 2001 - 1000) / 250.0f;  // [-4, 4].
+    }
+    auto x_buffer =
+        client->BufferFromHost(in.data(), PJRTX_Buffer_Type_F32, {m}, device);
+    if (!x_buffer.ok()) {
+      std::fprintf(stderr, "error: %s\n", x_buffer.status().ToString().c_str());
+      return 1;
+    }
+    RatioResult r =
+        CompareAlternating([&] { return RunOnce(*erf, device, {&*x_buffer}); },
+                           [&] {
+                             for (int64_t i = 0; i < m; ++i)
+                               out[i] = std::erf(in[i]);
+                             return true;
+                           },
+                           1, trials, &failed);
+    PrintResult(absl::StrCat("execute.chlo_erf_", m, "_vs_libm_erff"), r,
+                absl::StrFormat("ns_per_element=%.2f libm_ns=%.2f",
+                                r.subject_seconds * 1e9 / m,
+                                r.anchor_seconds * 1e9 / m));
   }
 
   // (c) Dispatch of a one-element add.

@@ -56,6 +56,7 @@ enum class FloatOp {
   kMaxNaN,
   kNeg,
   kAbs,
+  kCopysign,  // d = b with the sign of a.
   kSqrt,
   kRcp,
   // The .approx functions, computed accurately and rounded to nearest.

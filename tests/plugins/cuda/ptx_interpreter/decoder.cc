@@ -165,6 +165,9 @@ bool DecodeFloatArithmetic(std::string_view base, Type type, Modifiers& m,
   } else if (base == "abs" || base == "neg") {
     float_op = base == "abs" ? FloatOp::kAbs : FloatOp::kNeg;
     sources = 1;
+  } else if (base == "copysign") {
+    if (type != Type::kF32 && type != Type::kF64) return false;
+    float_op = FloatOp::kCopysign;
   } else {
     return false;
   }

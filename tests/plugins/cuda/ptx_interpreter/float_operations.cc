@@ -278,6 +278,9 @@ T BinaryValue(T a, T b, const Instruction& in) {
     return MinMax<kOp>(a, b, in);
   } else if constexpr (kOp == FloatOp::kDivApprox) {
     return ApproximateValue<kOp>(a, b, in);
+  } else if constexpr (kOp == FloatOp::kCopysign) {
+    // Sign-bit operation, NaNs included.
+    return FromSlot<T>((ToSlot(b) & ~kSignBit<T>) | (ToSlot(a) & kSignBit<T>));
   } else {
     return Arithmetic<kOp>(a, b, b, in);
   }
@@ -313,6 +316,7 @@ constexpr Arity ArityOf(FloatOp op) {
     case FloatOp::kMinNaN:
     case FloatOp::kMaxNaN:
     case FloatOp::kDivApprox:
+    case FloatOp::kCopysign:
       return Arity::kBinary;
     case FloatOp::kFma:
       return Arity::kTernary;
@@ -363,6 +367,8 @@ ComputeFn FloatOperation(FloatOp op, Type type) {
       return Select<FloatOp::kNeg>(type);
     case FloatOp::kAbs:
       return Select<FloatOp::kAbs>(type);
+    case FloatOp::kCopysign:
+      return Select<FloatOp::kCopysign>(type);
     case FloatOp::kSqrt:
       return Select<FloatOp::kSqrt>(type);
     case FloatOp::kRcp:

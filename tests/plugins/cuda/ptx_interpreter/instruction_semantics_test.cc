@@ -496,6 +496,24 @@ TEST(FloatSemanticsTest, MinMaxNegAbsOnNaNsAndZeros) {
   EXPECT_EQ(words[7], 3);
 }
 
+TEST(FloatSemanticsTest, CopysignTakesTheFirstOperandsSign) {
+  // copysign d, a, b: b's magnitude with a's sign, zeros and NaN included.
+  const std::vector<uint64_t> words = RunBody(
+      "mov.f32 %f0, 0fC0400000;\n mov.f32 %f1, 0f3F800000;\n"  // -3, 1.
+      " copysign.f32 %f2, %f0, %f1;\n st.global.f32 [%out], %f2;\n"
+      " copysign.f32 %f2, %f1, %f0;\n st.global.f32 [%out+8], %f2;\n"
+      " mov.f32 %f3, 0f80000000;\n"  // -0.
+      " copysign.f32 %f2, %f3, 0f7FC00000;\n st.global.f32 [%out+16], %f2;\n"
+      " mov.f64 %fd0, 0dC000000000000000;\n"             // -2.
+      " copysign.f64 %fd1, %fd0, 0d3FF8000000000000;\n"  // 1.5.
+      " st.global.f64 [%out+24], %fd1;\n");
+  ASSERT_EQ(words.size(), 8);
+  EXPECT_EQ(words[0], F32Bits(-1.0f));
+  EXPECT_EQ(words[1], F32Bits(3.0f));
+  EXPECT_EQ(words[2], 0xFFC00000u);  // A NaN with the sign set.
+  EXPECT_EQ(words[3], F64Bits(-1.5));
+}
+
 TEST(FloatSemanticsTest, FmaRoundsOnce) {
   // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly; a separate multiply rounds
   // the 2^-24 away.

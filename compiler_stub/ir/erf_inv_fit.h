@@ -1,0 +1,35 @@
+// The polynomial fits erf_inv starts from, shared by the CPU and PTX
+// kernels (runtime/cpu/special_functions.cc, compiler_stub/ptx/
+// math_functions.cc): Chebyshev fits of degree 12 of erfinv(y) / y, in
+// w = -log(1 - y^2) on [0, 6.25] and in sqrt(w) on [2.5, 6.1] (sqrt(w) is
+// 6.0 at the largest double below 1), made by scripts/erf_inv_fit.py.
+// Their errors, 1e-9 and 6e-8, are what one Halley step on erf(x) = y
+// takes below f64's rounding. Highest power first, as Horner's rule takes
+// them.
+#ifndef PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
+#define PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
+
+#include <array>
+
+namespace pjrtx::ir {
+
+// Where the central fit ends (in w) and the tail fit takes over.
+inline constexpr double kErfInvCentralEnd = 6.25;
+
+inline constexpr std::array<double, 13> kErfInvCentralFit = {
+    -1.2570814414523687e-11, 4.7709375702375541e-10,  -7.2614269354355026e-09,
+    5.0314094879598975e-08,  -6.1915299863750884e-08, -1.1691352011907989e-06,
+    2.7139718212882321e-06,  4.5251158659606087e-05,  -0.00012655586206886682,
+    -0.0023360041204652897,  0.01154961467899298,     0.23201363513775869,
+    0.88622692603687125};
+
+inline constexpr std::array<double, 13> kErfInvTailFit = {
+    -1.8774899500916977e-07, 9.8972746827085333e-06, -0.00023662189088503998,
+    0.0033879084010476558,   -0.032294578167509837,  0.21535904738147704,
+    -1.0263462234141438,     3.5018816045825045,     -8.4096009289785183,
+    13.622544800802428,      -13.610781275880147,    7.7861464262199833,
+    -0.88121776251351314};
+
+}  // namespace pjrtx::ir
+
+#endif  // PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
