@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the polynomial fits chlo.erf_inv starts from
-(compiler_stub/ir/erf_inv_fit.h): Chebyshev fits of degree 12, made
+(compiler_stub/ir/special_function_constants.h): Chebyshev fits of degree 12, made
 with mpmath (Debian package python3-mpmath), of
 
   erfinv(y) / y as a function of w = -log(1 - y^2)  on [0, 6.25], and

@@ -134,6 +134,16 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
           return b.Unary(UnaryOp::kErfc, x);
         },
         Precision::kOperandType}},
+      {"chlo.lgamma",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return b.Unary(UnaryOp::kLgamma, x);
+        },
+        Precision::kOperandType}},
+      {"chlo.digamma",
+       {[](InstructionBuilder& b, Value x, ElementType) {
+          return b.Unary(UnaryOp::kDigamma, x);
+        },
+        Precision::kOperandType}},
       {"chlo.erf_inv",
        {[](InstructionBuilder& b, Value x, ElementType) {
           return b.Unary(UnaryOp::kErfInv, x);

@@ -15,13 +15,15 @@ enum class UnaryOp {
   kCeil,
   kCosine,
   kCountLeadingZeros,
-  kErf,     // chlo.erf
-  kErfc,    // chlo.erfc
-  kErfInv,  // chlo.erf_inv
+  kDigamma,  // chlo.digamma
+  kErf,      // chlo.erf
+  kErfc,     // chlo.erfc
+  kErfInv,   // chlo.erf_inv
   kExponential,
   kExponentialMinusOne,
   kFloor,
   kIsFinite,
+  kLgamma,  // chlo.lgamma
   kLog,
   kLogPlusOne,
   kLogistic,

@@ -31,6 +31,8 @@ std::string StepName(const ir::FusedStep& step) {
           return "stablehlo.cosine";
         case ir::UnaryOp::kCountLeadingZeros:
           return "stablehlo.count_leading_zeros";
+        case ir::UnaryOp::kDigamma:
+          return "chlo.digamma";
         case ir::UnaryOp::kErf:
           return "chlo.erf";
         case ir::UnaryOp::kErfc:
@@ -45,6 +47,8 @@ std::string StepName(const ir::FusedStep& step) {
           return "stablehlo.floor";
         case ir::UnaryOp::kIsFinite:
           return "stablehlo.is_finite";
+        case ir::UnaryOp::kLgamma:
+          return "chlo.lgamma";
         case ir::UnaryOp::kLog:
           return "stablehlo.log";
         case ir::UnaryOp::kLogPlusOne:

@@ -103,6 +103,12 @@ class InstructionEmitter {
   std::string ErfSmallF64(const std::string& a);
   std::string ErfcLargeF64(const std::string& a);
   std::string ExpNegSquareF64(const std::string& a);
+  std::string TrigPiF64(ir::UnaryOp op, const std::string& x);
+  std::string ShiftedArgumentF64(const std::string& v);
+  std::string LogGammaPositiveF64(const std::string& v);
+  std::string DigammaPositiveF64(const std::string& v);
+  std::string LgammaF64(const std::string& x);
+  std::string DigammaF64(const std::string& x);
   // Emits `opcode` into a new f64 (predicate) register, which it returns.
   std::string F64Op(absl::string_view opcode,
                     std::vector<std::string> operands);

@@ -1,11 +1,12 @@
 // The elementwise math functions PTX has no accurate instruction for
 // (sine, cosine, tangent, tanh, logistic, exp and log on f64, expm1,
 // log1p, cbrt, power, atan2, round half away from zero, and chlo's erf,
-// erfc and erf_inv), emitted as f64 code: Cody-Waite argument reduction and
-// Taylor polynomials of high enough degree that the f64 result is within a
-// few ulp, so that every narrower type rounds it correctly almost always.
-// Branch-free but for erfc's continued fraction, a loop every thread runs
-// the same number of times: special values are picked with selp at the end.
+// erfc, erf_inv, lgamma and digamma), emitted as f64 code: Cody-Waite argument
+// reduction and Taylor polynomials of high enough degree that the f64 result is
+// within a few ulp, so that every narrower type rounds it correctly almost
+// always. Branch-free but for erfc's continued fraction, a loop every thread
+// runs the same number of times: special values are picked with selp at the
+// end.
 //
 // Accuracy limits: sine, cosine and tangent reduce by pi/2 in two parts,
 // accurate for |x| below about 2^30; power is exp(y log x), within about
@@ -19,7 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler_stub/ir/erf_inv_fit.h"
+#include "compiler_stub/ir/special_function_constants.h"
 #include "compiler_stub/ptx/instruction_emitter.h"
 
 namespace pjrtx::ptx {
@@ -574,6 +575,119 @@ std::string InstructionEmitter::ErfInvF64(const std::string& y) {
   return F64Op("copysign.f64", {y, result});
 }
 
+// sin(pi x) and tan(pi x) with x reduced mod 2 first (exactly), so that
+// pi x carries no large rounding error.
+std::string InstructionEmitter::TrigPiF64(UnaryOp op, const std::string& x) {
+  const std::string half =
+      F64Op("cvt.rni.f64.f64", {F64Op("mul.rn.f64", {x, D(0.5)})});
+  const std::string r = F64Op("fma.rn.f64", {half, D(-2.0), x});
+  return SinCosTanF64(op, F64Op("mul.rn.f64", {r, D(std::numbers::pi)}));
+}
+
+// The shared steps of lgamma and digamma for v >= 1/2: z = v + 10 below 10
+// (else v), and what moving v up to z adds: the sum of 1/(v + k) (digamma)
+// or the log of the product of (v + k) (lgamma), k = 0..9, else 0.
+std::string InstructionEmitter::ShiftedArgumentF64(const std::string& v) {
+  const std::string low = PredOp("setp.lt.f64", {v, D(10.0)});
+  return F64Op("selp.f64", {F64Op("add.rn.f64", {v, D(10.0)}), v, low});
+}
+
+// log Gamma(v) for v >= 1/2: Stirling's series at z >= 10 (7 terms),
+// minus log(v (v + 1) ... (v + 9)) where v was moved up.
+std::string InstructionEmitter::LogGammaPositiveF64(const std::string& v) {
+  const std::string z = ShiftedArgumentF64(v);
+  std::string product = v;
+  for (int k = 1; k < 10; ++k) {
+    product =
+        F64Op("mul.rn.f64",
+              {product, F64Op("add.rn.f64", {v, D(static_cast<double>(k))})});
+  }
+  const std::string low = PredOp("setp.lt.f64", {v, D(10.0)});
+  const std::string shift = F64Op("selp.f64", {LogF64(product), D(0.0), low});
+  std::vector<double> series;  // B_2k / (2k (2k - 1)), highest k first.
+  for (int k = 7; k >= 1; --k) {
+    series.push_back(ir::kBernoulli[k - 1] / ((2 * k) * (2 * k - 1)));
+  }
+  const std::string inverse = F64Op("div.rn.f64", {D(1.0), z});
+  const std::string tail =
+      F64Op("mul.rn.f64",
+            {inverse, Horner(F64Op("mul.rn.f64", {inverse, inverse}), series)});
+  const std::string log_z = LogF64(z);
+  std::string r =
+      F64Op("mul.rn.f64", {F64Op("sub.rn.f64", {z, D(0.5)}), log_z});
+  r = F64Op("sub.rn.f64", {r, z});
+  r = F64Op("add.rn.f64", {r, D(0.5 * std::log(2 * std::numbers::pi))});
+  r = F64Op("add.rn.f64", {r, tail});
+  return F64Op("sub.rn.f64", {r, shift});
+}
+
+std::string InstructionEmitter::LgammaF64(const std::string& x) {
+  const std::string positive = LogGammaPositiveF64(x);
+  // Reflection: log(pi / |sin(pi x)|) - log Gamma(1 - x).
+  const std::string reflected =
+      F64Op("sub.rn.f64",
+            {LogF64(F64Op("div.rn.f64",
+                          {D(std::numbers::pi),
+                           F64Op("abs.f64", {TrigPiF64(UnaryOp::kSine, x)})})),
+             LogGammaPositiveF64(F64Op("sub.rn.f64", {D(1.0), x}))});
+  const std::string low = PredOp("setp.lt.f64", {x, D(0.5)});
+  std::string r = F64Op("selp.f64", {reflected, positive, low});
+  // Poles (0 and the negative integers) and both infinities give +inf.
+  const std::string integral =
+      PredOp("setp.eq.f64", {x, F64Op("cvt.rmi.f64.f64", {x})});
+  const std::string nonpositive = PredOp("setp.le.f64", {x, D(0.0)});
+  const std::string pole = PredOp("and.pred", {integral, nonpositive});
+  const std::string infinite =
+      PredOp("setp.eq.f64", {F64Op("abs.f64", {x}), D(kInf)});
+  r = F64Op("selp.f64", {D(kInf), r, pole});
+  return F64Op("selp.f64", {D(kInf), r, infinite});
+}
+
+// digamma(v) for v >= 1/2: log z - 1/(2z) - sum B_2k / (2k z^2k) at
+// z >= 10, minus 1/(v + k) for the steps v was moved up.
+std::string InstructionEmitter::DigammaPositiveF64(const std::string& v) {
+  const std::string z = ShiftedArgumentF64(v);
+  std::string sum = F64Op("div.rn.f64", {D(1.0), v});
+  for (int k = 1; k < 10; ++k) {
+    sum = F64Op(
+        "add.rn.f64",
+        {sum,
+         F64Op("div.rn.f64",
+               {D(1.0), F64Op("add.rn.f64", {v, D(static_cast<double>(k))})})});
+  }
+  const std::string low = PredOp("setp.lt.f64", {v, D(10.0)});
+  const std::string shift = F64Op("selp.f64", {sum, D(0.0), low});
+  std::vector<double> series;  // B_2k / 2k, highest k first.
+  for (int k = 7; k >= 1; --k) {
+    series.push_back(ir::kBernoulli[k - 1] / (2 * k));
+  }
+  const std::string inverse = F64Op("div.rn.f64", {D(1.0), z});
+  const std::string square = F64Op("mul.rn.f64", {inverse, inverse});
+  const std::string tail =
+      F64Op("mul.rn.f64", {square, Horner(square, series)});
+  std::string r =
+      F64Op("sub.rn.f64", {LogF64(z), F64Op("mul.rn.f64", {D(0.5), inverse})});
+  r = F64Op("sub.rn.f64", {r, tail});
+  return F64Op("sub.rn.f64", {r, shift});
+}
+
+std::string InstructionEmitter::DigammaF64(const std::string& x) {
+  const std::string positive = DigammaPositiveF64(x);
+  // Reflection: digamma(1 - x) - pi / tan(pi x).
+  const std::string reflected =
+      F64Op("sub.rn.f64", {DigammaPositiveF64(F64Op("sub.rn.f64", {D(1.0), x})),
+                           F64Op("div.rn.f64", {D(std::numbers::pi),
+                                                TrigPiF64(UnaryOp::kTan, x)})});
+  const std::string low = PredOp("setp.lt.f64", {x, D(0.5)});
+  const std::string r = F64Op("selp.f64", {reflected, positive, low});
+  // Poles: NaN.
+  const std::string integral =
+      PredOp("setp.eq.f64", {x, F64Op("cvt.rmi.f64.f64", {x})});
+  const std::string nonpositive = PredOp("setp.le.f64", {x, D(0.0)});
+  const std::string pole = PredOp("and.pred", {integral, nonpositive});
+  return F64Op("selp.f64", {D(kNaN), r, pole});
+}
+
 std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
   switch (op) {
     case UnaryOp::kSine:
@@ -600,6 +714,10 @@ std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
       return ErfcF64(x);
     case UnaryOp::kErfInv:
       return ErfInvF64(x);
+    case UnaryOp::kLgamma:
+      return LgammaF64(x);
+    case UnaryOp::kDigamma:
+      return DigammaF64(x);
     default:
       return x;  // Not a math function; callers ask only for the above.
   }
@@ -613,7 +731,8 @@ bool InstructionEmitter::IsMathFunction(UnaryOp op) {
       UnaryOp::kLog,      UnaryOp::kExponentialMinusOne,
       UnaryOp::kCbrt,     UnaryOp::kLogPlusOne,
       UnaryOp::kErf,      UnaryOp::kErfc,
-      UnaryOp::kErfInv};
+      UnaryOp::kErfInv,   UnaryOp::kLgamma,
+      UnaryOp::kDigamma};
   return std::find(std::begin(kMathFunctions), std::end(kMathFunctions), op) !=
          std::end(kMathFunctions);
 }

@@ -4,7 +4,7 @@
 #include <limits>
 #include <numbers>
 
-#include "compiler_stub/ir/erf_inv_fit.h"
+#include "compiler_stub/ir/special_function_constants.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -32,6 +32,35 @@ double ErfInv(double y) {
   const double slope = 2 / std::sqrt(std::numbers::pi) * std::exp(-x * x);
   const double u = residual / slope;
   return std::copysign(x - u / (1 + x * u), y);
+}
+
+double LogGamma(double x) {
+  int sign;
+  return lgamma_r(x, &sign);
+}
+
+double Digamma(double x) {
+  if (x <= 0 && x == std::floor(x)) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  double reflection = 0;
+  if (x < 0.5) {
+    // psi(x) = psi(1 - x) - pi / tan(pi x), with x reduced mod 2 first so
+    // that pi x carries no large rounding error.
+    const double r = x - 2 * std::nearbyint(x / 2);
+    reflection = -std::numbers::pi / std::tan(std::numbers::pi * r);
+    x = 1 - x;
+  }
+  double shift = 0;
+  for (; x < 10; x += 1) shift += 1 / x;
+  const double inverse_square = 1 / (x * x);
+  double power = inverse_square;
+  double series = 0;
+  for (int k = 1; k <= 7; ++k) {
+    series += ir::kBernoulli[k - 1] / (2 * k) * power;
+    power *= inverse_square;
+  }
+  return std::log(x) - 0.5 / x - series - shift + reflection;
 }
 
 }  // namespace pjrtx::cpu

@@ -27,6 +27,8 @@ const char* UnaryOpName(UnaryOp op) {
       return "cosine";
     case UnaryOp::kCountLeadingZeros:
       return "count_leading_zeros";
+    case UnaryOp::kDigamma:
+      return "digamma";
     case UnaryOp::kErf:
       return "erf";
     case UnaryOp::kErfc:
@@ -41,6 +43,8 @@ const char* UnaryOpName(UnaryOp op) {
       return "floor";
     case UnaryOp::kIsFinite:
       return "is_finite";
+    case UnaryOp::kLgamma:
+      return "lgamma";
     case UnaryOp::kLog:
       return "log";
     case UnaryOp::kLogPlusOne:
@@ -74,8 +78,9 @@ const char* UnaryOpName(UnaryOp op) {
 }
 
 absl::Status Unsupported(UnaryOp op, ElementType type) {
-  const bool chlo =
-      op == UnaryOp::kErf || op == UnaryOp::kErfc || op == UnaryOp::kErfInv;
+  const bool chlo = op == UnaryOp::kErf || op == UnaryOp::kErfc ||
+                    op == UnaryOp::kErfInv || op == UnaryOp::kLgamma ||
+                    op == UnaryOp::kDigamma;
   return absl::InvalidArgumentError(absl::StrCat(
       chlo ? "chlo." : "stablehlo.", UnaryOpName(op), " does not support ",
       ir::ElementTypeToMlir(type), " operands"));
@@ -142,6 +147,12 @@ absl::Status FloatUnary(UnaryOp op, const Literal& x, Literal& out) {
       return absl::OkStatus();
     case UnaryOp::kErfInv:
       MapInDouble<Traits>(x, out, ErfInv);
+      return absl::OkStatus();
+    case UnaryOp::kLgamma:
+      MapInDouble<Traits>(x, out, LogGamma);
+      return absl::OkStatus();
+    case UnaryOp::kDigamma:
+      MapInDouble<Traits>(x, out, Digamma);
       return absl::OkStatus();
     case UnaryOp::kExponential:
       MapInDouble<Traits>(x, out, [](double v) { return std::exp(v); });

@@ -179,12 +179,11 @@ struct TestProgram {
   std::string text;
 };
 
-// chlo ops lower to long elementwise chains (erf_inv, the longest: a fit,
-// the error functions' series and continued fraction, a Halley step),
-// which fuse into one kernel; and compares under IEEE totalOrder.
-constexpr char kErfInv[] = R"(
+// The special functions (chlo's erf_inv, lgamma, digamma: long f64 code,
+// erfc's continued fraction a loop); and compares under IEEE totalOrder.
+constexpr char kSpecialFunction[] = R"(
 func.func @main(%x: tensor<64x$T>) -> tensor<64x$T> {
-  %0 = "chlo.erf_inv"(%x) : (tensor<64x$T>) -> tensor<64x$T>
+  %0 = "chlo.$F"(%x) : (tensor<64x$T>) -> tensor<64x$T>
   func.return %0 : tensor<64x$T>
 }
 )";
@@ -217,7 +216,12 @@ std::vector<TestProgram> Programs() {
   }
   for (const char* type : {"f32", "f16", "bf16", "f64"}) {
     add("transcendental", kTranscendental, type);
-    add("erf_inv", kErfInv, type);
+    for (const char* function : {"erf_inv", "lgamma", "digamma"}) {
+      programs.push_back(
+          {absl::StrCat(function, "_", type),
+           absl::StrReplaceAll(kSpecialFunction,
+                               {{"$T", type}, {"$F", function}})});
+    }
     add("total_order", kTotalOrder, type);
   }
   programs.push_back({"compare_select", kCompareSelect});

@@ -1,13 +1,14 @@
-// The polynomial fits erf_inv starts from, shared by the CPU and PTX
-// kernels (runtime/cpu/special_functions.cc, compiler_stub/ptx/
-// math_functions.cc): Chebyshev fits of degree 12 of erfinv(y) / y, in
-// w = -log(1 - y^2) on [0, 6.25] and in sqrt(w) on [2.5, 6.1] (sqrt(w) is
-// 6.0 at the largest double below 1), made by scripts/erf_inv_fit.py.
-// Their errors, 1e-9 and 6e-8, are what one Halley step on erf(x) = y
-// takes below f64's rounding. Highest power first, as Horner's rule takes
-// them.
-#ifndef PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
-#define PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
+// Constants of the special functions the CPU and PTX kernels both compute
+// (runtime/cpu/special_functions.cc, compiler_stub/ptx/math_functions.cc).
+//
+// The polynomial fits erf_inv starts from: Chebyshev fits of degree 12 of
+// erfinv(y) / y, in w = -log(1 - y^2) on [0, 6.25] and in sqrt(w) on [2.5, 6.1]
+// (sqrt(w) is 6.0 at the largest double below 1), made by
+// scripts/erf_inv_fit.py. Their errors, 1e-9 and 6e-8, are what one Halley step
+// on erf(x) = y takes below f64's rounding. Highest power first, as Horner's
+// rule takes them.
+#ifndef PJRTX_COMPILER_STUB_IR_SPECIAL_FUNCTION_CONSTANTS_H_
+#define PJRTX_COMPILER_STUB_IR_SPECIAL_FUNCTION_CONSTANTS_H_
 
 #include <array>
 
@@ -30,6 +31,11 @@ inline constexpr std::array<double, 13> kErfInvTailFit = {
     13.622544800802428,      -13.610781275880147,    7.7861464262199833,
     -0.88121776251351314};
 
+// The Bernoulli numbers B_2, B_4, ..., B_14, for the asymptotic series of
+// log Gamma and digamma.
+inline constexpr std::array<double, 7> kBernoulli = {
+    1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6};
+
 }  // namespace pjrtx::ir
 
-#endif  // PJRTX_COMPILER_STUB_IR_ERF_INV_FIT_H_
+#endif  // PJRTX_COMPILER_STUB_IR_SPECIAL_FUNCTION_CONSTANTS_H_
