@@ -305,6 +305,43 @@ def add_top_k(cases):
             f"{index}"])
 
 
+def add_ragged_dot(cases):
+    """Rows of the lhs multiplied by their group's rhs: an empty group, and
+    a last row beyond every group (zero)."""
+    lhs = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [-1, 0, 1], [2, 2, 2],
+           [5, 5, 5]]
+    rhs = [[[1, 0], [0, 1], [1, 1]], [[9, 9], [9, 9], [9, 9]],
+           [[2, -1], [0, 3], [1, 0]]]
+    sizes = [2, 0, 3]
+    result = []
+    row = 0
+    for g, size in enumerate(sizes):
+        for _ in range(size):
+            result.append([sum(lhs[row][k] * rhs[g][k][n] for k in range(3))
+                           for n in range(2)])
+            row += 1
+    while row < len(lhs):
+        result.append([0, 0])
+        row += 1
+    cases.add("ragged_dot_i32", [
+        f"%lhs = stablehlo.constant dense<{nested(lhs, 'i32')}> : "
+        "tensor<6x3xi32>",
+        "%rhs = stablehlo.constant dense<["
+        + ", ".join(nested(m, "i32") for m in rhs)
+        + "]> : tensor<3x3x2xi32>",
+        f"%sizes = stablehlo.constant dense<{sizes}> : tensor<3xi32>",
+        '%r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {',
+        "  ragged_dot_dimension_numbers = #chlo.ragged_dot<",
+        "    lhs_batching_dimensions = [], rhs_batching_dimensions = [],",
+        "    lhs_contracting_dimensions = [1], "
+        "rhs_contracting_dimensions = [1],",
+        "    lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>",
+        "} : (tensor<6x3xi32>, tensor<3x3x2xi32>, tensor<3xi32>) -> "
+        "tensor<6x2xi32>",
+        f"check.expect_eq_const %r, dense<{nested(result, 'i32')}> : "
+        "tensor<6x2xi32>"])
+
+
 def main():
     cases = Cases()
     add_functions(cases)
@@ -312,6 +349,7 @@ def main():
     add_infinity_tests(cases)
     add_mulhi(cases)
     add_top_k(cases)
+    add_ragged_dot(cases)
     print(cases.text())
 
 

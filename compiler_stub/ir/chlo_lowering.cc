@@ -393,6 +393,8 @@ bool LowerChloOp(OpState& s, absl::Status* status) {
     *status = LowerMulhi(s);
   } else if (name == "chlo.top_k") {
     *status = LowerTopK(s);
+  } else if (name == "chlo.ragged_dot") {
+    *status = LowerRaggedDot(s);
   } else {
     *status = UnsupportedAt(s.op.location,
                             absl::StrCat("op ", name, " is not supported"));

@@ -100,6 +100,8 @@ bool LowerLinearAlgebraOp(OpState& state, absl::Status* status);
 // chlo ops, as compositions of elementwise instructions; UNIMPLEMENTED for
 // the chlo ops it does not know.
 bool LowerChloOp(OpState& state, absl::Status* status);
+// chlo.ragged_dot with a ragged free lhs dimension (ragged_dot_lowering.cc).
+absl::Status LowerRaggedDot(OpState& state);
 // Collectives, send/recv, replica_id and partition_id.
 bool LowerCollectiveOp(OpState& state, absl::Status* status);
 

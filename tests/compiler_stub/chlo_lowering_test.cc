@@ -118,6 +118,54 @@ func.func @main(%x: tensor<5xf32>) -> (tensor<9xf32>, tensor<9xi32>) {
                         "of the last dimension"));
 }
 
+// ragged_dot: the dimension numbers it takes, and the modes it does not.
+absl::StatusOr<ir::Program> RaggedDot(const std::string& numbers,
+                                      const std::string& sizes_type,
+                                      const std::string& result_type) {
+  return compiler::Compile(
+      absl::StrCat(
+          "func.func @main(%l: tensor<6x3xf32>, %r: tensor<2x3x4xf32>, "
+          "%g: ",
+          sizes_type, ") -> ", result_type,
+          " {\n  %0 = \"chlo.ragged_dot\"(%l, %r, %g) "
+          "{ragged_dot_dimension_numbers = #chlo.ragged_dot<",
+          numbers, ">} : (tensor<6x3xf32>, tensor<2x3x4xf32>, ", sizes_type,
+          ") -> ", result_type, "\n  func.return %0 : ", result_type, "\n}\n"),
+      compiler::CompileOptions{});
+}
+
+TEST(ChloLoweringTest, RaggedDotChecksItsDimensions) {
+  const std::string free =
+      "lhs_batching_dimensions = [], rhs_batching_dimensions = [], "
+      "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
+      "lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]";
+  absl::StatusOr<ir::Program> ok =
+      RaggedDot(free, "tensor<2xi32>", "tensor<6x4xf32>");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+
+  absl::StatusOr<ir::Program> sizes =
+      RaggedDot(free, "tensor<3xi32>", "tensor<6x4xf32>");
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_THAT(sizes.status().message(),
+              HasSubstr("group_sizes tensor<3xsi32> must be a vector of 2 "
+                        "integers (the rhs group dimension)"));
+
+  absl::StatusOr<ir::Program> result =
+      RaggedDot(free, "tensor<2xi32>", "tensor<2x6x4xf32>");
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(result.status().message(), HasSubstr("tensor<6x4xf32>"));
+
+  absl::StatusOr<ir::Program> contracting = RaggedDot(
+      "lhs_batching_dimensions = [], rhs_batching_dimensions = [], "
+      "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
+      "lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]",
+      "tensor<2xi32>", "tensor<6x4xf32>");
+  ASSERT_FALSE(contracting.ok());
+  EXPECT_EQ(contracting.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(contracting.status().message(),
+              HasSubstr("with a ragged contracting or batch dimension"));
+}
+
 TEST(ChloLoweringTest, UnknownChloOpsAreUnimplemented) {
   absl::StatusOr<ir::Program> program =
       Compile("chlo.bessel_i1e", "tensor<3xf32>", "tensor<3xf32>");

@@ -788,3 +788,19 @@ func.func @top_k_ui8() {
   check.expect_eq_const %i, dense<[[2, 0]]> : tensor<1x2xi32>
   func.return
 }
+
+// -----
+
+func.func @ragged_dot_i32() {
+  %lhs = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9], [-1, 0, 1], [2, 2, 2], [5, 5, 5]]> : tensor<6x3xi32>
+  %rhs = stablehlo.constant dense<[[[1, 0], [0, 1], [1, 1]], [[9, 9], [9, 9], [9, 9]], [[2, -1], [0, 3], [1, 0]]]> : tensor<3x3x2xi32>
+  %sizes = stablehlo.constant dense<[2, 0, 3]> : tensor<3xi32>
+  %r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {
+    ragged_dot_dimension_numbers = #chlo.ragged_dot<
+      lhs_batching_dimensions = [], rhs_batching_dimensions = [],
+      lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1],
+      lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>
+  } : (tensor<6x3xi32>, tensor<3x3x2xi32>, tensor<3xi32>) -> tensor<6x2xi32>
+  check.expect_eq_const %r, dense<[[4, 5], [10, 11], [23, 17], [-1, 1], [6, 4], [0, 0]]> : tensor<6x2xi32>
+  func.return
+}
