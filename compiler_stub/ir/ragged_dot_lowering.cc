@@ -2,10 +2,11 @@
 // mixture-of-experts layers) where the lhs's ragged dimension is one of
 // its free dimensions: each row along it belongs to the group its index
 // falls in (by the running sum of group_sizes) and is multiplied by that
-// group's slice of the rhs. Lowered from a template: the dot_general of
-// the lhs with every group's rhs, the rows of other groups masked to zero,
-// and a sum over the group dimension. That does G times the work of the
-// rows' own products: correct on every target, not fast for many groups.
+// group's slice of the rhs. Lowered from a template: the lhs repeated per
+// group with the other groups' rows zeroed, a batched dot_general with the
+// group as the batch dimension, and a sum over the groups. That does G
+// times the work of the rows' own products: correct on every target, not
+// fast for many groups.
 // A ragged contracting or batch dimension is UNIMPLEMENTED.
 #include <algorithm>
 #include <string>
@@ -102,54 +103,62 @@ absl::Status LowerRaggedDot(OpState& s) {
                                 " must be a vector of ", groups,
                                 " integers (the rhs group dimension)"));
   }
-  // dot_general's result: batch dims, lhs free dims, rhs free dims (the
-  // group dimension among them); the op's result drops the group.
-  const std::vector<int64_t> lhs_free = FreeDims(lhs.rank(), lb, lc);
-  const std::vector<int64_t> rhs_free = FreeDims(rhs.rank(), rb, rc);
   if (lb.size() != rb.size() || lc.size() != rc.size()) {
     return s.Error("batching and contracting dimensions must pair up");
   }
+  // The op's result is dot_general's layout (batch dims, lhs free dims,
+  // rhs free dims) without the group dimension.
+  const std::vector<int64_t> lhs_free = FreeDims(lhs.rank(), lb, lc);
+  const std::vector<int64_t> rhs_free = FreeDims(rhs.rank(), rb, rc);
   const ElementType type = s.result(0).type;
-  std::vector<int64_t> all;
-  for (int64_t d : lb) all.push_back(lhs.dims[d]);
-  for (int64_t d : lhs_free) all.push_back(lhs.dims[d]);
-  for (int64_t d : rhs_free) all.push_back(rhs.dims[d]);
-  const int64_t row_position =
-      static_cast<int64_t>(lb.size()) +
-      (std::find(lhs_free.begin(), lhs_free.end(), ragged[0]) -
-       lhs_free.begin());
-  const int64_t group_position =
-      static_cast<int64_t>(lb.size() + lhs_free.size()) +
-      (std::find(rhs_free.begin(), rhs_free.end(), group[0]) -
-       rhs_free.begin());
-  std::vector<int64_t> out = all;
-  out.erase(out.begin() + group_position);
+  std::vector<int64_t> out;
+  for (int64_t d : lb) out.push_back(lhs.dims[d]);
+  for (int64_t d : lhs_free) out.push_back(lhs.dims[d]);
+  for (int64_t d : rhs_free) {
+    if (d != group[0]) out.push_back(rhs.dims[d]);
+  }
   if (absl::Status result = s.ExpectResult(0, Shape{type, out}); !result.ok()) {
     return result;
   }
+  // The lhs repeated per group ([G, lhs dims]), each copy keeping only its
+  // group's rows, times the rhs with the group as a batch dimension: a
+  // batched matmul, summed over the groups.
+  std::vector<int64_t> repeated = {groups};
+  repeated.insert(repeated.end(), lhs.dims.begin(), lhs.dims.end());
+  std::vector<int64_t> lhs_positions;  // Of lhs's dims in `repeated`.
+  for (int d = 0; d < lhs.rank(); ++d) lhs_positions.push_back(d + 1);
+  std::vector<int64_t> batch_lhs = {0}, batch_rhs = {group[0]};
+  for (size_t i = 0; i < lb.size(); ++i) {
+    batch_lhs.push_back(lb[i] + 1);
+    batch_rhs.push_back(rb[i]);
+  }
+  std::vector<int64_t> contract_lhs;
+  for (int64_t d : lc) contract_lhs.push_back(d + 1);
+  std::vector<int64_t> grouped = {groups};
+  grouped.insert(grouped.end(), out.begin(), out.end());
+
   const std::string l = Tensor(lhs.dims, lhs.type);
   const std::string r = Tensor(rhs.dims, rhs.type);
   const std::string g = Tensor(sizes.dims, sizes.type);
-  const std::string d = Tensor(all, type);
-  const std::string di = Tensor(all, ElementType::kS64);
-  const std::string dp = Tensor(all, ElementType::kPred);
+  const std::string lg = Tensor(repeated, lhs.type);
+  const std::string lp = Tensor(repeated, ElementType::kPred);
+  const int64_t m = lhs.dims[ragged[0]];
+  // Which group each row is in, as [G, m] (small), then spread over the
+  // repeated lhs.
+  const std::string mi = Tensor({groups, m}, ElementType::kS64);
+  const std::string mp = Tensor({groups, m}, ElementType::kPred);
   const std::string gi = Tensor({groups}, ElementType::kS64);
+  const std::string dg = Tensor(grouped, type);
   const std::string o = Tensor(out, type);
   const std::string e = Tensor({}, type);
-  const std::string zero = IsFloat(type) ? "0.0" : "0";
-  const std::string group_broadcast =
-      absl::StrCat("{broadcast_dimensions = ", Array({group_position}), "}");
+  const std::string le = Tensor({}, lhs.type);
+  auto zero_of = [](ElementType t) { return IsFloat(t) ? "0.0" : "0"; };
+  const std::string by_group = "{broadcast_dimensions = array<i64: 0>}";
   return LowerFromTemplate(
       s,
       absl::StrCat(
           "func.func @ragged_dot(%lhs: ", l, ", %rhs: ", r, ", %sizes: ", g,
-          ") -> ", o, " {\n",
-          "  %d = \"stablehlo.dot_general\"(%lhs, %rhs) {dot_dimension_numbers "
-          "= #stablehlo.dot<lhs_batching_dimensions = ",
-          List(lb), ", rhs_batching_dimensions = ", List(rb),
-          ", lhs_contracting_dimensions = ", List(lc),
-          ", rhs_contracting_dimensions = ", List(rc), ">} : (", l, ", ", r,
-          ") -> ", d, "\n", "  %s = \"stablehlo.convert\"(%sizes) : (", g,
+          ") -> ", o, " {\n", "  %s = \"stablehlo.convert\"(%sizes) : (", g,
           ") -> ", gi, "\n",
           "  %z = stablehlo.constant dense<0> : tensor<si64>\n",
           // The running sum: each group's end.
@@ -162,31 +171,46 @@ absl::Status LowerRaggedDot(OpState& s) {
           groups - 1, ", 0]]> : tensor<1x2xi64>} : (", gi,
           ", tensor<si64>) -> ", gi, "\n",
           "  %starts = \"stablehlo.subtract\"(%ends, %s) : (", gi, ", ", gi,
-          ") -> ", gi, "\n", "  %row = \"stablehlo.iota\"() {iota_dimension = ",
-          row_position, " : i64} : () -> ", di, "\n",
-          "  %eb = \"stablehlo.broadcast_in_dim\"(%ends) ", group_broadcast,
-          " : (", gi, ") -> ", di, "\n",
-          "  %sb = \"stablehlo.broadcast_in_dim\"(%starts) ", group_broadcast,
-          " : (", gi, ") -> ", di, "\n",
+          ") -> ", gi, "\n",
+          "  %row = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> ",
+          mi, "\n", "  %eb = \"stablehlo.broadcast_in_dim\"(%ends) ", by_group,
+          " : (", gi, ") -> ", mi, "\n",
+          "  %sb = \"stablehlo.broadcast_in_dim\"(%starts) ", by_group, " : (",
+          gi, ") -> ", mi, "\n",
           "  %before = \"stablehlo.compare\"(%row, %eb) {comparison_direction "
           "= #stablehlo<comparison_direction LT>} : (",
-          di, ", ", di, ") -> ", dp, "\n",
+          mi, ", ", mi, ") -> ", mp, "\n",
           "  %after = \"stablehlo.compare\"(%row, %sb) {comparison_direction "
           "= #stablehlo<comparison_direction GE>} : (",
-          di, ", ", di, ") -> ", dp, "\n",
-          "  %in = \"stablehlo.and\"(%before, %after) : (", dp, ", ", dp,
-          ") -> ", dp, "\n", "  %zero = stablehlo.constant dense<", zero,
-          "> : ", e, "\n",
-          "  %zeros = \"stablehlo.broadcast_in_dim\"(%zero) "
+          mi, ", ", mi, ") -> ", mp, "\n",
+          "  %in = \"stablehlo.and\"(%before, %after) : (", mp, ", ", mp,
+          ") -> ", mp, "\n",
+          "  %mask = \"stablehlo.broadcast_in_dim\"(%in) {broadcast_dimensions "
+          "= ",
+          Array({0, ragged[0] + 1}), "} : (", mp, ") -> ", lp, "\n",
+          "  %copies = \"stablehlo.broadcast_in_dim\"(%lhs) "
+          "{broadcast_dimensions = ",
+          Array(lhs_positions), "} : (", l, ") -> ", lg, "\n",
+          "  %lzero = stablehlo.constant dense<", zero_of(lhs.type), "> : ", le,
+          "\n",
+          "  %lzeros = \"stablehlo.broadcast_in_dim\"(%lzero) "
           "{broadcast_dimensions = array<i64>} : (",
-          e, ") -> ", d, "\n",
-          "  %masked = \"stablehlo.select\"(%in, %d, %zeros) : (", dp, ", ", d,
-          ", ", d, ") -> ", d, "\n",
-          "  %out = \"stablehlo.reduce\"(%masked, %zero) ({\n", "  ^bb0(%x: ",
-          e, ", %y: ", e, "):\n", "    %t = \"stablehlo.add\"(%x, %y) : (", e,
+          le, ") -> ", lg, "\n",
+          "  %rows = \"stablehlo.select\"(%mask, %copies, %lzeros) : (", lp,
+          ", ", lg, ", ", lg, ") -> ", lg, "\n",
+          "  %d = \"stablehlo.dot_general\"(%rows, %rhs) "
+          "{dot_dimension_numbers "
+          "= #stablehlo.dot<lhs_batching_dimensions = ",
+          List(batch_lhs), ", rhs_batching_dimensions = ", List(batch_rhs),
+          ", lhs_contracting_dimensions = ", List(contract_lhs),
+          ", rhs_contracting_dimensions = ", List(rc), ">} : (", lg, ", ", r,
+          ") -> ", dg, "\n", "  %zero = stablehlo.constant dense<",
+          zero_of(type), "> : ", e, "\n",
+          "  %out = \"stablehlo.reduce\"(%d, %zero) ({\n", "  ^bb0(%x: ", e,
+          ", %y: ", e, "):\n", "    %t = \"stablehlo.add\"(%x, %y) : (", e,
           ", ", e, ") -> ", e, "\n", "    \"stablehlo.return\"(%t) : (", e,
-          ") -> ()\n", "  }) {dimensions = ", Array({group_position}), "} : (",
-          d, ", ", e, ") -> ", o, "\n", "  func.return %out : ", o, "\n}\n"));
+          ") -> ()\n", "  }) {dimensions = array<i64: 0>} : (", dg, ", ", e,
+          ") -> ", o, "\n", "  func.return %out : ", o, "\n}\n"));
 }
 
 }  // namespace pjrtx::ir

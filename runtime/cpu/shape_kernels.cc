@@ -32,21 +32,61 @@ class ElementMover {
   size_t size_;
 };
 
+// Fills `out` (row-major) with operand[base + index . steps] for every
+// index of `out`, a row (the last dimension) at a time: the row's offset
+// is computed once, and its elements are one memcpy where they are
+// contiguous in the operand, or one element repeated where the operand is
+// broadcast along the row.
+void MoveRows(const Literal& operand, Literal& out, int64_t base,
+              absl::Span<const int64_t> steps) {
+  const std::vector<int64_t>& dims = out.dims();
+  if (out.num_elements() == 0) return;
+  ElementMover mover(operand, out);
+  if (dims.empty()) {
+    mover.Move(0, base);
+    return;
+  }
+  const size_t size = ir::StorageSize(out.type());
+  const int64_t row = dims.back();
+  const int64_t step = steps.back();
+  const std::vector<int64_t> outer(dims.begin(), dims.end() - 1);
+  const absl::Span<const int64_t> outer_steps = steps.subspan(0, outer.size());
+  const uint8_t* src = operand.data();
+  uint8_t* dst = out.data();
+  int64_t linear = 0;
+  for (IndexIterator it(outer); !it.done(); it.Next(), linear += row) {
+    const int64_t first = base + Offset(it.index(), outer_steps);
+    if (step == 1) {
+      std::memcpy(dst + linear * size, src + first * size, row * size);
+    } else if (step == 0 && row > 0) {
+      // One element repeated: copy it once, then double the filled part.
+      uint8_t* out_row = dst + linear * size;
+      std::memcpy(out_row, src + first * size, size);
+      for (int64_t filled = 1; filled < row;) {
+        const int64_t n = std::min(filled, row - filled);
+        std::memcpy(out_row + filled * size, out_row, n * size);
+        filled += n;
+      }
+    } else {
+      for (int64_t j = 0; j < row; ++j) {
+        mover.Move(linear + j, first + j * step);
+      }
+    }
+  }
+}
+
 // The elements of `operand` at start + index * strides for every index of
 // `result`.
 Literal StridedSlice(const Literal& operand, absl::Span<const int64_t> start,
                      absl::Span<const int64_t> strides, const Shape& result) {
-  Literal out(result);
-  ElementMover mover(operand, out);
+  Literal out = Literal::ForOverwrite(result);
   const std::vector<int64_t> operand_strides = operand.Strides();
   const int64_t base = Offset(start, operand_strides);
   std::vector<int64_t> steps(strides.size());
   for (size_t d = 0; d < strides.size(); ++d) {
     steps[d] = strides[d] * operand_strides[d];
   }
-  for (IndexIterator it(result.dims); !it.done(); it.Next()) {
-    mover.Move(it.linear(), base + Offset(it.index(), steps));
-  }
+  MoveRows(operand, out, base, steps);
   return out;
 }
 
@@ -68,8 +108,7 @@ Literal Iota(const Shape& result, int64_t dimension) {
 
 Literal BroadcastInDim(const Literal& operand, const Shape& result,
                        absl::Span<const int64_t> broadcast_dimensions) {
-  Literal out(result);
-  ElementMover mover(operand, out);
+  Literal out = Literal::ForOverwrite(result);
   // Operand dimension d follows result dimension broadcast_dimensions[d],
   // unless it has size 1 and is stretched (stride 0).
   std::vector<int64_t> strides(result.dims.size(), 0);
@@ -79,9 +118,7 @@ Literal BroadcastInDim(const Literal& operand, const Shape& result,
       strides[broadcast_dimensions[d]] = operand_strides[d];
     }
   }
-  for (IndexIterator it(result.dims); !it.done(); it.Next()) {
-    mover.Move(it.linear(), Offset(it.index(), strides));
-  }
+  MoveRows(operand, out, 0, strides);
   return out;
 }
 
@@ -95,17 +132,14 @@ Literal Reshape(const Literal& operand, const Shape& result) {
 
 Literal Transpose(const Literal& operand, absl::Span<const int64_t> permutation,
                   const Shape& result) {
-  Literal out(result);
-  ElementMover mover(operand, out);
+  Literal out = Literal::ForOverwrite(result);
   // result[i] = operand[j] where j[permutation[d]] = i[d].
   const std::vector<int64_t> operand_strides = operand.Strides();
   std::vector<int64_t> strides(permutation.size());
   for (size_t d = 0; d < permutation.size(); ++d) {
     strides[d] = operand_strides[permutation[d]];
   }
-  for (IndexIterator it(result.dims); !it.done(); it.Next()) {
-    mover.Move(it.linear(), Offset(it.index(), strides));
-  }
+  MoveRows(operand, out, 0, strides);
   return out;
 }
 

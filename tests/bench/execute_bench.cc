@@ -11,6 +11,9 @@
 //  (b') chlo.erf over f32[n] (lowered to f64 elementwise code, the Taylor
 //      series and a 200-level continued fraction) against libm's erff
 //      over the same floats, one thread each.
+//  (b'') chlo.ragged_dot of f32[m, k] rows in 8 groups with f32[8, k, n]
+//      against the dot_general of the same rows with one [k, n] matrix
+//      (the work a native kernel would do).
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
@@ -118,6 +121,32 @@ std::string ErfProgram(int64_t n) {
   return absl::StrCat("func.func @main(%x: ", t, ") -> ", t, " {\n",
                       "  %0 = \"chlo.erf\"(%x) : (", t, ") -> ", t, "\n",
                       "  func.return %0 : ", t, "\n}\n");
+}
+
+// ragged_dot of [m, k] rows in `groups` equal groups with [groups, k, n],
+// or (groups == 0) the plain dot_general with one [k, n] matrix.
+std::string RaggedDotProgram(int64_t m, int64_t k, int64_t n, int64_t groups) {
+  const std::string l = absl::StrCat("tensor<", m, "x", k, "xf32>");
+  const std::string o = absl::StrCat("tensor<", m, "x", n, "xf32>");
+  if (groups == 0) {
+    const std::string r = absl::StrCat("tensor<", k, "x", n, "xf32>");
+    return absl::StrCat(
+        "func.func @main(%l: ", l, ", %r: ", r, ") -> ", o, " {\n",
+        "  %0 = stablehlo.dot_general %l, %r, contracting_dims = [1] x [0] : (",
+        l, ", ", r, ") -> ", o, "\n  func.return %0 : ", o, "\n}\n");
+  }
+  const std::string r =
+      absl::StrCat("tensor<", groups, "x", k, "x", n, "xf32>");
+  const std::string g = absl::StrCat("tensor<", groups, "xi32>");
+  return absl::StrCat(
+      "func.func @main(%l: ", l, ", %r: ", r, ") -> ", o, " {\n",
+      "  %g = stablehlo.constant dense<", m / groups, "> : ", g, "\n",
+      "  %0 = \"chlo.ragged_dot\"(%l, %r, %g) {ragged_dot_dimension_numbers "
+      "= #chlo.ragged_dot<lhs_batching_dimensions = [], "
+      "rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], "
+      "rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], "
+      "rhs_group_dimensions = [0]>} : (",
+      l, ", ", r, ", ", g, ") -> ", o, "\n  func.return %0 : ", o, "\n}\n");
 }
 
 constexpr char kTinyAdd[] = R"(
@@ -300,6 +329,47 @@ int main(int argc, char** argv) {
                 absl::StrFormat("ns_per_element=%.2f libm_ns=%.2f",
                                 r.subject_seconds * 1e9 / m,
                                 r.anchor_seconds * 1e9 / m));
+  }
+
+  // (b'') ragged_dot against the dot_general of its rows' own work.
+  {
+    const int64_t m = quick ? 128 : 1024, k = quick ? 64 : 512,
+                  n = quick ? 64 : 512, groups = 8;
+    auto ragged =
+        Executable::Compile(*client, RaggedDotProgram(m, k, n, groups));
+    auto plain = Executable::Compile(*client, RaggedDotProgram(m, k, n, 0));
+    if (!ragged.ok() || !plain.ok()) {
+      std::fprintf(stderr, "error: %s %s\n", ragged.status().ToString().c_str(),
+                   plain.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<float> lhs(m * k), rhs(groups * k * n);
+    for (size_t i = 0; i < lhs.size(); ++i) lhs[i] = (i % 7) * 0.25f;
+    for (size_t i = 0; i < rhs.size(); ++i) rhs[i] = (i % 5) * 0.5f;
+    auto l = client->BufferFromHost(lhs.data(), PJRTX_Buffer_Type_F32, {m, k},
+                                    device);
+    auto r = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_F32,
+                                    {groups, k, n}, device);
+    auto r1 = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_F32, {k, n},
+                                     device);
+    if (!l.ok() || !r.ok() || !r1.ok()) {
+      std::fprintf(stderr, "error: could not upload the ragged_dot operands\n");
+      return 1;
+    }
+    RatioResult result = CompareAlternating(
+        [&] {
+          return RunOnce(*ragged, device, {&*l, &*r});
+        },
+        [&] {
+          return RunOnce(*plain, device, {&*l, &*r1});
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.ragged_dot_", m, "x", k, "x", n, "_", groups,
+                     "groups_vs_dot_general"),
+        result,
+        absl::StrFormat("ms=%.2f dot_ms=%.2f", result.subject_seconds * 1e3,
+                        result.anchor_seconds * 1e3));
   }
 
   // (c) Dispatch of a one-element add.
