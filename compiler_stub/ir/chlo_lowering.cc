@@ -332,6 +332,10 @@ absl::Status LowerTopK(OpState& s) {
   absl::StatusOr<int64_t> k = s.attributes.Integer("k");
   if (!k.ok()) return k.status();
   const int last = x.rank() - 1;
+  if (x.dims[last] > std::numeric_limits<int32_t>::max()) {
+    return s.Error(absl::StrCat("the last dimension (", x.dims[last],
+                                ") is too long for its i32 indices"));
+  }
   if (*k < 0 || *k > x.dims[last]) {
     return s.Error(absl::StrCat("k = ", *k, " is not in [0, ", x.dims[last],
                                 "], the size of the last dimension"));

@@ -3,13 +3,15 @@
 // its free dimensions: each row along it belongs to the group its index
 // falls in (by the running sum of group_sizes) and is multiplied by that
 // group's slice of the rhs. Lowered from a template: the lhs repeated per
-// group with the other groups' rows zeroed, a batched dot_general with the
-// group as the batch dimension, and a sum over the groups. That does G
-// times the work of the rows' own products: correct on every target, not
-// fast for many groups.
+// group, a batched dot_general with the group as the batch dimension, the
+// products of other groups' rows zeroed, and a sum over the groups. That
+// does G times the work of the rows' own products, and holds G copies of
+// the lhs and of the result: correct on every target, not fast nor frugal
+// for many groups.
 // A ragged contracting or batch dimension is UNIMPLEMENTED.
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -31,6 +33,21 @@ std::vector<int64_t> FreeDims(int rank, const std::vector<int64_t>& batching,
     if (!Contains(batching, d) && !Contains(contracting, d)) free.push_back(d);
   }
   return free;
+}
+
+// `dims` are distinct dimensions of a rank-`rank` operand.
+absl::Status CheckDims(const OpState& s, const char* what,
+                       const std::vector<int64_t>& dims, int rank) {
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] < 0 || dims[i] >= rank ||
+        std::find(dims.begin(), dims.begin() + i, dims[i]) !=
+            dims.begin() + i) {
+      return s.Error(absl::StrCat(what, " [", absl::StrJoin(dims, ", "),
+                                  "] must be distinct dimensions in [0, ", rank,
+                                  ")"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 std::string Tensor(const std::vector<int64_t>& dims, ElementType type) {
@@ -75,6 +92,29 @@ absl::Status LowerRaggedDot(OpState& s) {
   const Shape& lhs = s.shape(0);
   const Shape& rhs = s.shape(1);
   const Shape& sizes = s.shape(2);
+  for (auto [what, dims, rank] :
+       {std::tuple{"lhs_batching_dimensions", &lb, lhs.rank()},
+        {"lhs_contracting_dimensions", &lc, lhs.rank()},
+        {"rhs_batching_dimensions", &rb, rhs.rank()},
+        {"rhs_contracting_dimensions", &rc, rhs.rank()}}) {
+    if (absl::Status ok = CheckDims(s, what, *dims, rank); !ok.ok()) return ok;
+  }
+  if (lb.size() != rb.size() || lc.size() != rc.size()) {
+    return s.Error("batching and contracting dimensions must pair up");
+  }
+  for (size_t i = 0; i < lb.size() + lc.size(); ++i) {
+    const bool batch = i < lb.size();
+    const int64_t l = batch ? lb[i] : lc[i - lb.size()];
+    const int64_t r = batch ? rb[i] : rc[i - lb.size()];
+    if (Contains(batch ? lc : lb, l) || Contains(batch ? rc : rb, r)) {
+      return s.Error("a dimension is both batching and contracting");
+    }
+    if (lhs.dims[l] != rhs.dims[r]) {
+      return s.Error(absl::StrCat("lhs dimension ", l, " (", lhs.dims[l],
+                                  ") and rhs dimension ", r, " (", rhs.dims[r],
+                                  ") are paired but differ"));
+    }
+  }
   if (ragged.size() != 1) {
     return s.Error(absl::StrCat("lhs_ragged_dimensions ", List(ragged),
                                 " must name one dimension"));
@@ -98,13 +138,18 @@ absl::Status LowerRaggedDot(OpState& s) {
                                 " is out of range for rank ", lhs.rank()));
   }
   const int64_t groups = rhs.dims[group[0]];
+  if (groups == 0 || sizes.rank() > 1) {
+    return UnsupportedAt(
+        s.op.location,
+        absl::StrCat(s.op.name, groups == 0
+                                    ? " with no groups is not supported"
+                                    : " with group_sizes per batch is not "
+                                      "supported"));
+  }
   if (sizes.rank() != 1 || sizes.dims[0] != groups || !IsInteger(sizes.type)) {
     return s.Error(absl::StrCat("group_sizes ", sizes.ToString(),
                                 " must be a vector of ", groups,
                                 " integers (the rhs group dimension)"));
-  }
-  if (lb.size() != rb.size() || lc.size() != rc.size()) {
-    return s.Error("batching and contracting dimensions must pair up");
   }
   // The op's result is dot_general's layout (batch dims, lhs free dims,
   // rhs free dims) without the group dimension.
@@ -134,6 +179,11 @@ absl::Status LowerRaggedDot(OpState& s) {
   }
   std::vector<int64_t> contract_lhs;
   for (int64_t d : lc) contract_lhs.push_back(d + 1);
+  // Where the ragged dimension lands in dot_general's result.
+  const int64_t row_position =
+      1 + static_cast<int64_t>(lb.size()) +
+      (std::find(lhs_free.begin(), lhs_free.end(), ragged[0]) -
+       lhs_free.begin());
   std::vector<int64_t> grouped = {groups};
   grouped.insert(grouped.end(), out.begin(), out.end());
 
@@ -141,7 +191,7 @@ absl::Status LowerRaggedDot(OpState& s) {
   const std::string r = Tensor(rhs.dims, rhs.type);
   const std::string g = Tensor(sizes.dims, sizes.type);
   const std::string lg = Tensor(repeated, lhs.type);
-  const std::string lp = Tensor(repeated, ElementType::kPred);
+  const std::string dp = Tensor(grouped, ElementType::kPred);
   const int64_t m = lhs.dims[ragged[0]];
   // Which group each row is in, as [G, m] (small), then spread over the
   // repeated lhs.
@@ -151,7 +201,6 @@ absl::Status LowerRaggedDot(OpState& s) {
   const std::string dg = Tensor(grouped, type);
   const std::string o = Tensor(out, type);
   const std::string e = Tensor({}, type);
-  const std::string le = Tensor({}, lhs.type);
   auto zero_of = [](ElementType t) { return IsFloat(t) ? "0.0" : "0"; };
   const std::string by_group = "{broadcast_dimensions = array<i64: 0>}";
   return LowerFromTemplate(
@@ -185,28 +234,28 @@ absl::Status LowerRaggedDot(OpState& s) {
           mi, ", ", mi, ") -> ", mp, "\n",
           "  %in = \"stablehlo.and\"(%before, %after) : (", mp, ", ", mp,
           ") -> ", mp, "\n",
-          "  %mask = \"stablehlo.broadcast_in_dim\"(%in) {broadcast_dimensions "
-          "= ",
-          Array({0, ragged[0] + 1}), "} : (", mp, ") -> ", lp, "\n",
           "  %copies = \"stablehlo.broadcast_in_dim\"(%lhs) "
           "{broadcast_dimensions = ",
           Array(lhs_positions), "} : (", l, ") -> ", lg, "\n",
-          "  %lzero = stablehlo.constant dense<", zero_of(lhs.type), "> : ", le,
-          "\n",
-          "  %lzeros = \"stablehlo.broadcast_in_dim\"(%lzero) "
-          "{broadcast_dimensions = array<i64>} : (",
-          le, ") -> ", lg, "\n",
-          "  %rows = \"stablehlo.select\"(%mask, %copies, %lzeros) : (", lp,
-          ", ", lg, ", ", lg, ") -> ", lg, "\n",
-          "  %d = \"stablehlo.dot_general\"(%rows, %rhs) "
-          "{dot_dimension_numbers "
-          "= #stablehlo.dot<lhs_batching_dimensions = ",
+          "  %d = \"stablehlo.dot_general\"(%copies, %rhs) "
+          "{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = ",
           List(batch_lhs), ", rhs_batching_dimensions = ", List(batch_rhs),
           ", lhs_contracting_dimensions = ", List(contract_lhs),
           ", rhs_contracting_dimensions = ", List(rc), ">} : (", lg, ", ", r,
-          ") -> ", dg, "\n", "  %zero = stablehlo.constant dense<",
-          zero_of(type), "> : ", e, "\n",
-          "  %out = \"stablehlo.reduce\"(%d, %zero) ({\n", "  ^bb0(%x: ", e,
+          ") -> ", dg, "\n",
+          // Only each row's own group's product is kept (masking the
+          // inputs instead would let another group's inf or NaN through
+          // 0 * inf).
+          "  %mask = \"stablehlo.broadcast_in_dim\"(%in) {broadcast_dimensions "
+          "= ",
+          Array({0, row_position}), "} : (", mp, ") -> ", dp, "\n",
+          "  %zero = stablehlo.constant dense<", zero_of(type), "> : ", e, "\n",
+          "  %zeros = \"stablehlo.broadcast_in_dim\"(%zero) "
+          "{broadcast_dimensions = array<i64>} : (",
+          e, ") -> ", dg, "\n",
+          "  %kept = \"stablehlo.select\"(%mask, %d, %zeros) : (", dp, ", ", dg,
+          ", ", dg, ") -> ", dg, "\n",
+          "  %out = \"stablehlo.reduce\"(%kept, %zero) ({\n", "  ^bb0(%x: ", e,
           ", %y: ", e, "):\n", "    %t = \"stablehlo.add\"(%x, %y) : (", e,
           ", ", e, ") -> ", e, "\n", "    \"stablehlo.return\"(%t) : (", e,
           ") -> ()\n", "  }) {dimensions = array<i64: 0>} : (", dg, ", ", e,

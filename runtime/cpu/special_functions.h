@@ -16,7 +16,8 @@ double LogGamma(double x);
 
 // The digamma function Gamma'(x) / Gamma(x): recurrence up to 10 or more,
 // then its asymptotic series; reflection below 1/2; NaN at the poles (0
-// and the negative integers).
+// and the negative integers). Near its zero at 1.4616 the recurrence
+// cancels: the error there is a few 1e-16 absolute, not relative.
 double Digamma(double x);
 
 }  // namespace pjrtx::cpu

@@ -155,6 +155,27 @@ TEST(ChloLoweringTest, RaggedDotChecksItsDimensions) {
   ASSERT_FALSE(result.ok());
   EXPECT_THAT(result.status().message(), HasSubstr("tensor<6x4xf32>"));
 
+  absl::StatusOr<ir::Program> out_of_range = RaggedDot(
+      "lhs_batching_dimensions = [7], rhs_batching_dimensions = [1], "
+      "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
+      "lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]",
+      "tensor<2xi32>", "tensor<6x4xf32>");
+  ASSERT_FALSE(out_of_range.ok());
+  EXPECT_EQ(out_of_range.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(out_of_range.status().message(),
+              HasSubstr("lhs_batching_dimensions [7] must be distinct "
+                        "dimensions in [0, 2)"));
+
+  absl::StatusOr<ir::Program> unpaired = RaggedDot(
+      "lhs_batching_dimensions = [], rhs_batching_dimensions = [], "
+      "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [2], "
+      "lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]",
+      "tensor<2xi32>", "tensor<6x3xf32>");
+  ASSERT_FALSE(unpaired.ok());
+  EXPECT_THAT(unpaired.status().message(),
+              HasSubstr("lhs dimension 1 (3) and rhs dimension 2 (4) are "
+                        "paired but differ"));
+
   absl::StatusOr<ir::Program> contracting = RaggedDot(
       "lhs_batching_dimensions = [], rhs_batching_dimensions = [], "
       "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], "
