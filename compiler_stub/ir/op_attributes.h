@@ -3,6 +3,7 @@
 #ifndef PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_
 #define PJRTX_COMPILER_STUB_IR_OP_ATTRIBUTES_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -60,6 +61,22 @@ enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 // NOTYPE means "by element type" (FLOAT for floats, SIGNED/UNSIGNED for
 // integers); TOTALORDER uses the IEEE totalOrder predicate.
 enum class ComparisonType { kNoType, kFloat, kTotalOrder, kSigned, kUnsigned };
+
+// The dimensions of a rank-`rank` operand that are neither batching nor
+// contracting, ascending: the order dot_general's result lists them in.
+inline std::vector<int64_t> FreeDimensions(
+    int64_t rank, const std::vector<int64_t>& batching,
+    const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::find(batching.begin(), batching.end(), d) == batching.end() &&
+        std::find(contracting.begin(), contracting.end(), d) ==
+            contracting.end()) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
 
 struct DotDimensions {
   std::vector<int64_t> lhs_batching, rhs_batching;

@@ -26,15 +26,6 @@ bool Contains(const std::vector<int64_t>& values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-std::vector<int64_t> FreeDims(int rank, const std::vector<int64_t>& batching,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(batching, d) && !Contains(contracting, d)) free.push_back(d);
-  }
-  return free;
-}
-
 // `dims` are distinct dimensions of a rank-`rank` operand.
 absl::Status CheckDims(const OpState& s, const char* what,
                        const std::vector<int64_t>& dims, int rank) {
@@ -153,8 +144,8 @@ absl::Status LowerRaggedDot(OpState& s) {
   }
   // The op's result is dot_general's layout (batch dims, lhs free dims,
   // rhs free dims) without the group dimension.
-  const std::vector<int64_t> lhs_free = FreeDims(lhs.rank(), lb, lc);
-  const std::vector<int64_t> rhs_free = FreeDims(rhs.rank(), rb, rc);
+  const std::vector<int64_t> lhs_free = FreeDimensions(lhs.rank(), lb, lc);
+  const std::vector<int64_t> rhs_free = FreeDimensions(rhs.rank(), rb, rc);
   const ElementType type = s.result(0).type;
   std::vector<int64_t> out;
   for (int64_t d : lb) out.push_back(lhs.dims[d]);

@@ -20,21 +20,6 @@ namespace {
 using ir::ElementType;
 using ir::Instruction;
 
-bool Contains(const std::vector<int64_t>& values, int64_t value) {
-  return std::find(values.begin(), values.end(), value) != values.end();
-}
-
-// The dimensions that are neither batching nor contracting, ascending:
-// they appear in the result in this order.
-std::vector<int64_t> FreeDims(int rank, const std::vector<int64_t>& batching,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(batching, d) && !Contains(contracting, d)) free.push_back(d);
-  }
-  return free;
-}
-
 }  // namespace
 
 absl::Status EmitDotKernel(KernelWriter& writer,
@@ -46,9 +31,9 @@ absl::Status EmitDotKernel(KernelWriter& writer,
   absl::StatusOr<ElementType> acc_type = AccumulatorFor(instruction);
   if (!acc_type.ok()) return acc_type.status();
   const std::vector<int64_t> lhs_free =
-      FreeDims(lhs.rank(), dims.lhs_batching, dims.lhs_contracting);
+      ir::FreeDimensions(lhs.rank(), dims.lhs_batching, dims.lhs_contracting);
   const std::vector<int64_t> rhs_free =
-      FreeDims(rhs.rank(), dims.rhs_batching, dims.rhs_contracting);
+      ir::FreeDimensions(rhs.rank(), dims.rhs_batching, dims.rhs_contracting);
   const std::vector<int64_t> lhs_strides = RowMajorStrides(lhs.dims);
   const std::vector<int64_t> rhs_strides = RowMajorStrides(rhs.dims);
 

@@ -11,17 +11,6 @@
 namespace pjrtx::cpu {
 namespace {
 
-// The dimensions of a rank-`rank` operand that are neither batching nor
-// contracting, ascending: they appear in the result in this order.
-std::vector<int64_t> FreeDims(int rank, absl::Span<const int64_t> batching,
-                              absl::Span<const int64_t> contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(batching, d) && !Contains(contracting, d)) free.push_back(d);
-  }
-  return free;
-}
-
 int64_t Product(const Literal& x, absl::Span<const int64_t> dims) {
   int64_t product = 1;
   for (int64_t d : dims) product *= x.dims()[d];
@@ -54,10 +43,10 @@ std::vector<Acc> Arrange(const Literal& x, absl::Span<const int64_t> batching,
 template <typename Acc>
 Literal DotGeneralIn(const Literal& lhs, const Literal& rhs,
                      const DotDimensions& dims, const Shape& result) {
-  const std::vector<int64_t> lhs_free =
-      FreeDims(lhs.shape().rank(), dims.lhs_batching, dims.lhs_contracting);
-  const std::vector<int64_t> rhs_free =
-      FreeDims(rhs.shape().rank(), dims.rhs_batching, dims.rhs_contracting);
+  const std::vector<int64_t> lhs_free = ir::FreeDimensions(
+      lhs.shape().rank(), dims.lhs_batching, dims.lhs_contracting);
+  const std::vector<int64_t> rhs_free = ir::FreeDimensions(
+      rhs.shape().rank(), dims.rhs_batching, dims.rhs_contracting);
   const int64_t batch = Product(lhs, dims.lhs_batching);
   const int64_t m = Product(lhs, lhs_free);
   const int64_t n = Product(rhs, rhs_free);

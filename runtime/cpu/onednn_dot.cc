@@ -95,17 +95,6 @@ bool HasExactInt8Matmul() {
   return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
 }
 
-// The dims of a rank-`rank` operand that are neither batching nor
-// contracting, ascending: the order dot_general's result lists them in.
-std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batching,
-                              absl::Span<const int64_t> contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(batching, d) && !Contains(contracting, d)) free.push_back(d);
-  }
-  return free;
-}
-
 int64_t Product(const Shape& shape, absl::Span<const int64_t> dims) {
   int64_t product = 1;
   for (int64_t d : dims) product *= shape.dims[d];
@@ -262,9 +251,9 @@ absl::StatusOr<std::unique_ptr<OneDnnDot>> OneDnnDot::Create(
         "oneDNN's int8 matmul saturates on this CPU (no VNNI or AMX)");
   }
   const std::vector<int64_t> lhs_free =
-      FreeDims(lhs.rank(), dims.lhs_batching, dims.lhs_contracting);
+      ir::FreeDimensions(lhs.rank(), dims.lhs_batching, dims.lhs_contracting);
   const std::vector<int64_t> rhs_free =
-      FreeDims(rhs.rank(), dims.rhs_batching, dims.rhs_contracting);
+      ir::FreeDimensions(rhs.rank(), dims.rhs_batching, dims.rhs_contracting);
   const Groups lhs_groups = {dims.lhs_batching, lhs_free, dims.lhs_contracting};
   const Groups rhs_groups = {dims.rhs_batching, dims.rhs_contracting, rhs_free};
   const Triple result_sizes = {Product(lhs, dims.lhs_batching),
