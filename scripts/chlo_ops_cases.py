@@ -306,6 +306,18 @@ def add_top_k(cases):
             f"{index}"])
 
 
+def ragged_dot(lhs, rhs, sizes, result):
+    """%r = ragged_dot(%lhs, %rhs, %sizes): rows (dimension 0) in groups
+    along the rhs's dimension 0, contracting dimension 1 of both."""
+    return ['%r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {',
+            "  ragged_dot_dimension_numbers = #chlo.ragged_dot<",
+            "    lhs_batching_dimensions = [], rhs_batching_dimensions = [],",
+            "    lhs_contracting_dimensions = [1], "
+            "rhs_contracting_dimensions = [1],",
+            "    lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>",
+            f"}} : ({lhs}, {rhs}, {sizes}) -> {result}"]
+
+
 def add_ragged_dot(cases):
     """Rows of the lhs multiplied by their group's rhs: an empty group, and
     a last row beyond every group (zero)."""
@@ -331,14 +343,8 @@ def add_ragged_dot(cases):
         + ", ".join(nested(m, "i32") for m in rhs)
         + "]> : tensor<3x3x2xi32>",
         f"%sizes = stablehlo.constant dense<{sizes}> : tensor<3xi32>",
-        '%r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {',
-        "  ragged_dot_dimension_numbers = #chlo.ragged_dot<",
-        "    lhs_batching_dimensions = [], rhs_batching_dimensions = [],",
-        "    lhs_contracting_dimensions = [1], "
-        "rhs_contracting_dimensions = [1],",
-        "    lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>",
-        "} : (tensor<6x3xi32>, tensor<3x3x2xi32>, tensor<3xi32>) -> "
-        "tensor<6x2xi32>",
+        *ragged_dot("tensor<6x3xi32>", "tensor<3x3x2xi32>", "tensor<3xi32>",
+                    "tensor<6x2xi32>"),
         f"check.expect_eq_const %r, dense<{nested(result, 'i32')}> : "
         "tensor<6x2xi32>"])
 
@@ -351,14 +357,8 @@ def add_ragged_dot_infinities(cases):
         "%rhs = stablehlo.constant dense<[[[1.0], [1.0]], [[0x7F800000], "
         "[0x7FC00000]], [[2.0], [-1.0]]]> : tensor<3x2x1xf32>",
         "%sizes = stablehlo.constant dense<[1, 0, 1]> : tensor<3xi64>",
-        '%r = "chlo.ragged_dot"(%lhs, %rhs, %sizes) {',
-        "  ragged_dot_dimension_numbers = #chlo.ragged_dot<",
-        "    lhs_batching_dimensions = [], rhs_batching_dimensions = [],",
-        "    lhs_contracting_dimensions = [1], "
-        "rhs_contracting_dimensions = [1],",
-        "    lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>",
-        "} : (tensor<3x2xf32>, tensor<3x2x1xf32>, tensor<3xi64>) -> "
-        "tensor<3x1xf32>",
+        *ragged_dot("tensor<3x2xf32>", "tensor<3x2x1xf32>", "tensor<3xi64>",
+                    "tensor<3x1xf32>"),
         "check.expect_eq_const %r, dense<[[3.0], [2.0], [0.0]]> : "
         "tensor<3x1xf32>"])
 
