@@ -363,6 +363,34 @@ def add_ragged_dot_infinities(cases):
         "tensor<3x1xf32>"])
 
 
+def add_scan(cases):
+    """A running product from the end along dimension 0 of a matrix, with
+    a region that names its values like the template's own and reads a
+    constant; the final carry is the product of each column."""
+    rows = [[1.0, 2.0, -1.0], [3.0, 0.5, 2.0], [2.0, 4.0, 0.25]]
+    products, carry = [], [1.0, 1.0, 1.0]
+    for row in reversed(rows):
+        carry = [c * x for c, x in zip(carry, row)]
+        products.insert(0, list(carry))
+    cases.add("scan_reverse_product_f32", [
+        f"%x = stablehlo.constant dense<{nested(rows, 'f32')}> : "
+        "tensor<3x3xf32>",
+        "%init = stablehlo.constant dense<1.0> : tensor<3xf32>",
+        "%0:2 = chlo.scan(%x) inits(%init) dimension=0 "
+        "attributes {is_reverse = true} {",
+        "^bb0(%__el0: tensor<3xf32>, %c: tensor<3xf32>):",
+        "  %one = stablehlo.constant dense<1.0> : tensor<3xf32>",
+        "  %__body = stablehlo.multiply %__el0, %c : tensor<3xf32>",
+        "  %1 = stablehlo.multiply %__body, %one : tensor<3xf32>",
+        "  stablehlo.return %1, %1 : tensor<3xf32>, tensor<3xf32>",
+        "} : (tensor<3x3xf32>, tensor<3xf32>) -> (tensor<3x3xf32>, "
+        "tensor<3xf32>)",
+        f"check.expect_eq_const %0#0, dense<{nested(products, 'f32')}> : "
+        "tensor<3x3xf32>",
+        f"check.expect_eq_const %0#1, dense<{array(carry, 'f32')}> : "
+        "tensor<3xf32>"])
+
+
 def main():
     cases = Cases()
     add_functions(cases)
@@ -372,6 +400,7 @@ def main():
     add_top_k(cases)
     add_ragged_dot(cases)
     add_ragged_dot_infinities(cases)
+    add_scan(cases)
     print(cases.text())
 
 

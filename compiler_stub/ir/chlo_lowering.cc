@@ -399,6 +399,8 @@ bool LowerChloOp(OpState& s, absl::Status* status) {
     *status = LowerTopK(s);
   } else if (name == "chlo.ragged_dot") {
     *status = LowerRaggedDot(s);
+  } else if (name == "chlo.scan") {
+    *status = LowerScan(s);
   } else {
     *status = UnsupportedAt(s.op.location,
                             absl::StrCat("op ", name, " is not supported"));

@@ -102,6 +102,8 @@ bool LowerLinearAlgebraOp(OpState& state, absl::Status* status);
 bool LowerChloOp(OpState& state, absl::Status* status);
 // chlo.ragged_dot with a ragged free lhs dimension (ragged_dot_lowering.cc).
 absl::Status LowerRaggedDot(OpState& state);
+// chlo.scan (scan_lowering.cc).
+absl::Status LowerScan(OpState& state);
 // Collectives, send/recv, replica_id and partition_id.
 bool LowerCollectiveOp(OpState& state, absl::Status* status);
 

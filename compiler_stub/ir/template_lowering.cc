@@ -53,7 +53,8 @@ void Relocate(mlir::Region& region, const mlir::Location& location) {
 
 }  // namespace
 
-absl::Status LowerFromTemplate(OpState& state, std::string_view function_text) {
+absl::Status LowerFromTemplate(OpState& state, std::string_view function_text,
+                               const TemplateEdit& edit) {
   absl::StatusOr<mlir::Module> module = mlir::ParseModule(function_text);
   if (!module.ok() || module->functions.size() != 1 ||
       module->functions[0].body.blocks.size() != 1) {
@@ -63,6 +64,9 @@ absl::Status LowerFromTemplate(OpState& state, std::string_view function_text) {
                                  : module.status().ToString()));
   }
   mlir::Function& function = module->functions[0];
+  if (edit) {
+    if (absl::Status edited = edit(function); !edited.ok()) return edited;
+  }
   Relocate(function.body, state.op.location);
   if (function.arguments.size() != state.operands.size()) {
     return absl::InternalError(absl::StrCat(

@@ -7,6 +7,7 @@
 #ifndef PJRTX_COMPILER_STUB_IR_TEMPLATE_LOWERING_H_
 #define PJRTX_COMPILER_STUB_IR_TEMPLATE_LOWERING_H_
 
+#include <functional>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -14,9 +15,14 @@
 
 namespace pjrtx::ir {
 
-// Lowers `function_text` (one func.func) in place of `state.op` and sets
-// state.composed to its results.
-absl::Status LowerFromTemplate(OpState& state, std::string_view function_text);
+// Changes the parsed template before it is lowered (e.g. splices in the
+// user's region where the template holds a placeholder).
+using TemplateEdit = std::function<absl::Status(mlir::Function&)>;
+
+// Lowers `function_text` (one func.func), after `edit` if any, in place of
+// `state.op` and sets state.composed to its results.
+absl::Status LowerFromTemplate(OpState& state, std::string_view function_text,
+                               const TemplateEdit& edit = nullptr);
 
 }  // namespace pjrtx::ir
 

@@ -187,6 +187,63 @@ TEST(ChloLoweringTest, RaggedDotChecksItsDimensions) {
               HasSubstr("with a ragged contracting or batch dimension"));
 }
 
+// chlo.scan with `region` (a block and its return) on tensor<4xf32>
+// with a tensor<f32> carry.
+absl::StatusOr<ir::Program> Scan(const std::string& region,
+                                 const std::string& dimension = "0") {
+  return compiler::Compile(
+      absl::StrCat(
+          "func.func @main(%x: tensor<4xf32>, %c: tensor<f32>, %k: "
+          "tensor<f32>) -> (tensor<4xf32>, tensor<f32>) {\n"
+          "  %0:2 = chlo.scan(%x) inits(%c) dimension=",
+          dimension, " {\n", region,
+          "  } : (tensor<4xf32>, tensor<f32>) -> (tensor<4xf32>, "
+          "tensor<f32>)\n"
+          "  func.return %0#0, %0#1 : tensor<4xf32>, tensor<f32>\n}\n"),
+      compiler::CompileOptions{});
+}
+
+TEST(ChloLoweringTest, ScanIsAWhileLoopAroundItsRegion) {
+  absl::StatusOr<ir::Program> ok = Scan(
+      "  ^bb0(%e: tensor<f32>, %s: tensor<f32>):\n"
+      "    %1 = stablehlo.add %e, %s : tensor<f32>\n"
+      "    stablehlo.return %1, %1 : tensor<f32>, tensor<f32>\n");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  bool has_while = false;
+  for (const ir::Instruction& instruction :
+       ok->computations[ok->entry].instructions) {
+    has_while |= instruction.opcode == ir::OpCode::kWhile;
+  }
+  EXPECT_TRUE(has_while);
+
+  absl::StatusOr<ir::Program> arity = Scan(
+      "  ^bb0(%e: tensor<f32>):\n"
+      "    stablehlo.return %e, %e : tensor<f32>, tensor<f32>\n");
+  ASSERT_FALSE(arity.ok());
+  EXPECT_EQ(arity.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(arity.status().message(),
+              HasSubstr("chlo.scan: the scan region takes 1 arguments; "
+                        "expected 2 (an element of each input, then each "
+                        "carry)"));
+
+  absl::StatusOr<ir::Program> capture = Scan(
+      "  ^bb0(%e: tensor<f32>, %s: tensor<f32>):\n"
+      "    %1 = stablehlo.add %e, %k : tensor<f32>\n"
+      "    stablehlo.return %1, %s : tensor<f32>, tensor<f32>\n");
+  ASSERT_FALSE(capture.ok());
+  EXPECT_EQ(capture.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(capture.status().message(),
+              HasSubstr("read values from outside them (%k)"));
+
+  absl::StatusOr<ir::Program> dimension = Scan(
+      "  ^bb0(%e: tensor<f32>, %s: tensor<f32>):\n"
+      "    stablehlo.return %e, %s : tensor<f32>, tensor<f32>\n",
+      "1");
+  ASSERT_FALSE(dimension.ok());
+  EXPECT_THAT(dimension.status().message(),
+              HasSubstr("dimension 1 is out of range for tensor<4xf32>"));
+}
+
 TEST(ChloLoweringTest, UnknownChloOpsAreUnimplemented) {
   absl::StatusOr<ir::Program> program =
       Compile("chlo.bessel_i1e", "tensor<3xf32>", "tensor<3xf32>");

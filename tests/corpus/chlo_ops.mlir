@@ -820,3 +820,20 @@ func.func @ragged_dot_f32_unused_group_infinity() {
   check.expect_eq_const %r, dense<[[3.0], [2.0], [0.0]]> : tensor<3x1xf32>
   func.return
 }
+
+// -----
+
+func.func @scan_reverse_product_f32() {
+  %x = stablehlo.constant dense<[[1.0, 2.0, -1.0], [3.0, 0.5, 2.0], [2.0, 4.0, 0.25]]> : tensor<3x3xf32>
+  %init = stablehlo.constant dense<1.0> : tensor<3xf32>
+  %0:2 = chlo.scan(%x) inits(%init) dimension=0 attributes {is_reverse = true} {
+  ^bb0(%__el0: tensor<3xf32>, %c: tensor<3xf32>):
+    %one = stablehlo.constant dense<1.0> : tensor<3xf32>
+    %__body = stablehlo.multiply %__el0, %c : tensor<3xf32>
+    %1 = stablehlo.multiply %__body, %one : tensor<3xf32>
+    stablehlo.return %1, %1 : tensor<3xf32>, tensor<3xf32>
+  } : (tensor<3x3xf32>, tensor<3xf32>) -> (tensor<3x3xf32>, tensor<3xf32>)
+  check.expect_eq_const %0#0, dense<[[6.0, 4.0, -0.5], [6.0, 2.0, 0.5], [2.0, 4.0, 0.25]]> : tensor<3x3xf32>
+  check.expect_eq_const %0#1, dense<[6.0, 4.0, -0.5]> : tensor<3xf32>
+  func.return
+}
