@@ -203,6 +203,10 @@ def add_functions(cases):
                        [function(x) for x in xs], t, 1)
 
 
+# log Gamma near its zeros at 1 and 2, within 4 ulp of the small results.
+NEAR_ZEROS = [0.8, 0.99999, 1.0000001, 1.2, 1.8, 1.999999, 2.000001, 2.2]
+
+
 def add_tolerant_functions(cases):
     for name, (function, inputs) in TOLERANT.items():
         for t in ("f32", "f64", "f16", "bf16"):
@@ -220,6 +224,10 @@ def add_tolerant_functions(cases):
             xs = LIMITS[name]
             unary_case(cases, f"{name}_{t}_limits", name, xs,
                        [function(x) for x in xs], t, "limits")
+    for t in ("f32", "f64"):
+        xs = [round_to(x, t) for x in NEAR_ZEROS]
+        unary_case(cases, f"lgamma_{t}_near_zeros", "lgamma", xs,
+                   [round_to(lgamma(x), t) for x in xs], t, 4)
 
 
 def add_infinity_tests(cases):

@@ -106,6 +106,7 @@ class InstructionEmitter {
   std::string TrigPiF64(ir::UnaryOp op, const std::string& x);
   std::string ShiftedArgumentF64(const std::string& v);
   std::string LogGammaPositiveF64(const std::string& v);
+  std::string LogGammaNearZeroF64(const std::string& e, bool at_two);
   std::string DigammaPositiveF64(const std::string& v);
   std::string LgammaF64(const std::string& x);
   std::string DigammaF64(const std::string& x);

@@ -593,9 +593,8 @@ std::string InstructionEmitter::ShiftedArgumentF64(const std::string& v) {
 }
 
 // log Gamma(v) for v >= 1/2: Stirling's series at z >= 10 (7 terms),
-// minus log(v (v + 1) ... (v + 9)) where v was moved up. Near the zeros at
-// 1 and 2 that difference cancels: the error there is about 4e-15
-// absolute, not relative (the CPU's libm is exact there).
+// minus log(v (v + 1) ... (v + 9)) where v was moved up (which cancels
+// near the zeros at 1 and 2: LgammaF64 takes series there).
 std::string InstructionEmitter::LogGammaPositiveF64(const std::string& v) {
   const std::string z = ShiftedArgumentF64(v);
   std::string product = v;
@@ -623,8 +622,31 @@ std::string InstructionEmitter::LogGammaPositiveF64(const std::string& v) {
   return F64Op("sub.rn.f64", {r, shift});
 }
 
+// log Gamma near its zeros at 1 and 2, where Stirling's series after the
+// shift cancels: with e = x - 1 (or x - 2), |e| <= 1/4,
+// -gamma e + sum_k (-1)^k zeta(k) / k e^k (or (1 - gamma) e + sum_k (-1)^k
+// (zeta(k) - 1) / k e^k), k = 2..28, which is accurate relative to the
+// small result.
+std::string InstructionEmitter::LogGammaNearZeroF64(const std::string& e,
+                                                    bool at_two) {
+  std::vector<double> series;  // Highest power first, down to e^1.
+  for (int k = 28; k >= 2; --k) {
+    const double zeta = (at_two ? 0.0 : 1.0) + ir::kZetaMinusOne[k - 2];
+    series.push_back((k % 2 == 0 ? zeta : -zeta) / k);
+  }
+  series.push_back(at_two ? 1 - ir::kEulerGamma : -ir::kEulerGamma);
+  return F64Op("mul.rn.f64", {e, Horner(e, series)});
+}
+
 std::string InstructionEmitter::LgammaF64(const std::string& x) {
-  const std::string positive = LogGammaPositiveF64(x);
+  std::string positive = LogGammaPositiveF64(x);
+  for (const bool at_two : {false, true}) {
+    const std::string e = F64Op("sub.rn.f64", {x, D(at_two ? 2.0 : 1.0)});
+    const std::string near =
+        PredOp("setp.le.f64", {F64Op("abs.f64", {e}), D(0.25)});
+    positive =
+        F64Op("selp.f64", {LogGammaNearZeroF64(e, at_two), positive, near});
+  }
   // Reflection: log(pi / |sin(pi x)|) - log Gamma(1 - x).
   const std::string reflected =
       F64Op("sub.rn.f64",

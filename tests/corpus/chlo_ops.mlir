@@ -620,6 +620,26 @@ func.func @digamma_f64_limits() {
 
 // -----
 
+func.func @lgamma_f32_near_zeros() {
+  %x = stablehlo.constant dense<[0.800000011920929, 0.9999899864196777, 1.0000001192092896, 1.2000000476837158, 1.7999999523162842, 1.9999990463256836, 2.0000009536743164, 2.200000047683716]> : tensor<8xf32>
+  %r = "chlo.lgamma"(%x) : (tensor<8xf32>) -> tensor<8xf32>
+  %e = stablehlo.constant dense<[0.1520596742630005, 5.780078026873525e-06, -6.880945591092313e-08, -0.08537410199642181, -0.07108388841152191, -4.031982712149329e-07, 4.0319886807083094e-07, 0.09694749116897583]> : tensor<8xf32>
+  check.expect_close %r, %e, max_ulp_difference = 4 : tensor<8xf32>, tensor<8xf32>
+  func.return
+}
+
+// -----
+
+func.func @lgamma_f64_near_zeros() {
+  %x = stablehlo.constant dense<[0.8, 0.99999, 1.0000001, 1.2, 1.8, 1.999999, 2.000001, 2.2]> : tensor<8xf64>
+  %r = "chlo.lgamma"(%x) : (tensor<8xf64>) -> tensor<8xf64>
+  %e = stablehlo.constant dense<[0.15205967839983756, 5.772238896093089e-06, -5.772155829918507e-08, -0.08537409000331583, -0.07108387291437215, -4.227840125965854e-07, 4.2278465762452923e-07, 0.09694746679063887]> : tensor<8xf64>
+  check.expect_close %r, %e, max_ulp_difference = 4 : tensor<8xf64>, tensor<8xf64>
+  func.return
+}
+
+// -----
+
 func.func @is_inf_f32() {
   %x = stablehlo.constant dense<[0x7F800000, 0xFF800000, 0x7FC00000, 0.0, -1.0, 3.4028234663852886e+38]> : tensor<6xf32>
   %r = "chlo.is_inf"(%x) : (tensor<6xf32>) -> tensor<6xi1>

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the polynomial fits chlo.erf_inv starts from
-(compiler_stub/ir/special_function_constants.h): Chebyshev fits of degree 12, made
-with mpmath (Debian package python3-mpmath), of
+"""Prints the constants of compiler_stub/ir/special_function_constants.h,
+with mpmath (Debian package python3-mpmath):
+
+zeta(k) - 1 for k = 2..28, for the series of log Gamma around 1 and 2; and
+the polynomial fits chlo.erf_inv starts from: Chebyshev fits of degree 12 of
 
   erfinv(y) / y as a function of w = -log(1 - y^2)  on [0, 6.25], and
   erfinv(y) / y as a function of s = sqrt(w)        on [2.5, 6.1]
@@ -27,6 +29,8 @@ def ratio_of_s(s):
 
 
 def main():
+    print("// zeta(k) - 1, k = 2..28")
+    print(",\n".join(f"{float(mpmath.zeta(k) - 1):.17g}" for k in range(2, 29)))
     for name, f, interval in (("central", ratio_of_w, [0, 6.25]),
                               ("tail", ratio_of_s, [2.5, 6.1])):
         coefficients, error = mpmath.chebyfit(f, interval, 13, error=True)
