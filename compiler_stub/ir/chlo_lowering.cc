@@ -1,9 +1,10 @@
 // The chlo ops (client ops that JAX and other frontends leave in their
-// StableHLO) this compiler knows, each lowered to the elementwise
-// instructions it is made of (InstructionBuilder), so that every target
-// runs them with the kernels it already has. Math on f16, bf16 and the FP8
-// types is done in f32 and rounded once at the end, as the chlo-to-stablehlo
-// decompositions do. Other chlo ops are UNIMPLEMENTED.
+// StableHLO) this compiler knows and that are more than one elementwise op
+// (those are in elementwise_lowering.cc's table): each lowered to the
+// instructions it is made of (InstructionBuilder, or a template), so that
+// every target runs them with the kernels it already has. Math on f16, bf16 and
+// the FP8 types is done in f32 and rounded once at the end, as the
+// chlo-to-stablehlo decompositions do. Other chlo ops are UNIMPLEMENTED.
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -48,13 +49,9 @@ enum class Precision {
   // f32 in f64 too: functions built on exp of large arguments, where the
   // GPU's f32 exp loses precision in proportion to the argument.
   kF32InF64,
-  // The operand's own type: one op whose kernels compute in f64 and round
-  // once (converting first would round twice).
-  kOperandType,
 };
 
 ElementType ComputeType(ElementType type, Precision precision) {
-  if (precision == Precision::kOperandType) return type;
   if (type == ElementType::kF64 ||
       (type == ElementType::kF32 && precision == Precision::kF32InF64)) {
     return ElementType::kF64;
@@ -123,37 +120,6 @@ const std::map<std::string, FloatFunction>& FloatFunctions() {
       {"chlo.atan", {[](InstructionBuilder& b, Value x, ElementType w) {
          return b.Binary(BinaryOp::kAtan2, x, b.Constant(1, w));
        }}},
-      // The kernels compute these in f64 and round once to the type.
-      {"chlo.erf",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kErf, x);
-        },
-        Precision::kOperandType}},
-      {"chlo.erfc",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kErfc, x);
-        },
-        Precision::kOperandType}},
-      {"chlo.lgamma",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kLgamma, x);
-        },
-        Precision::kOperandType}},
-      {"chlo.digamma",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kDigamma, x);
-        },
-        Precision::kOperandType}},
-      {"chlo.erf_inv",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kErfInv, x);
-        },
-        Precision::kOperandType}},
-      {"chlo.tan",
-       {[](InstructionBuilder& b, Value x, ElementType) {
-          return b.Unary(UnaryOp::kTan, x);
-        },
-        Precision::kOperandType}},
       // With h = exp(|x| / 2): e^|x| = h * h, which overflows only where
       // the result does. Below 1, (e + e / (e + 1)) / 2 with e =
       // expm1(|x|) keeps the small result's precision.
@@ -300,18 +266,6 @@ absl::Status LowerMulhi(OpState& s) {
     high = Sub(b, high, b.Select(y_negative, x, zero_u));
   }
   return b.Finish(b.Convert(high, type));
-}
-
-// "tensor<2x5xf32>".
-std::string TensorText(const std::vector<int64_t>& dims, ElementType type) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) absl::StrAppend(&text, d, "x");
-  return absl::StrCat(text, ElementTypeToMlir(type), ">");
-}
-
-std::string ArrayText(const std::vector<int64_t>& values) {
-  return absl::StrCat("array<i64", values.empty() ? "" : ": ",
-                      absl::StrJoin(values, ", "), ">");
 }
 
 // The k largest elements along the last dimension, in descending order

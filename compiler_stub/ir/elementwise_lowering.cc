@@ -31,6 +31,13 @@ struct BinaryRule {
 const std::map<std::string, UnaryRule>& UnaryRules() {
   static const auto* rules = new std::map<std::string, UnaryRule>{
       {"stablehlo.abs", {UnaryOp::kAbs, Accepts::kSignedOrFloat}},
+      // chlo ops that are one elementwise op (the rest: chlo_lowering.cc).
+      {"chlo.digamma", {UnaryOp::kDigamma, Accepts::kFloat}},
+      {"chlo.erf", {UnaryOp::kErf, Accepts::kFloat}},
+      {"chlo.erf_inv", {UnaryOp::kErfInv, Accepts::kFloat}},
+      {"chlo.erfc", {UnaryOp::kErfc, Accepts::kFloat}},
+      {"chlo.lgamma", {UnaryOp::kLgamma, Accepts::kFloat}},
+      {"chlo.tan", {UnaryOp::kTan, Accepts::kFloat}},
       {"stablehlo.cbrt", {UnaryOp::kCbrt, Accepts::kFloat}},
       {"stablehlo.ceil", {UnaryOp::kCeil, Accepts::kFloat}},
       {"stablehlo.cosine", {UnaryOp::kCosine, Accepts::kFloat}},

@@ -3,8 +3,6 @@
 #include <cstring>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
-
 namespace pjrtx::ir {
 
 InstructionBuilder::InstructionBuilder(OpState& state)
@@ -28,7 +26,6 @@ InstructionBuilder::Value InstructionBuilder::Append(Instruction instruction,
   const int id = computation_.num_values++;
   instruction.results = {id};
   computation_.instructions.push_back(std::move(instruction));
-  last_ = id;
   return Value{id, type};
 }
 
@@ -126,16 +123,8 @@ InstructionBuilder::Value InstructionBuilder::Convert(Value x, ElementType to) {
 }
 
 absl::Status InstructionBuilder::Finish(Value result) {
-  if (result.id != last_ || computation_.instructions.empty() ||
-      !(computation_.instructions.back().result_types == state_.result_types)) {
-    return absl::InternalError(absl::StrCat(
-        state_.op.name, ": its composition does not end in its result"));
-  }
-  Instruction last = std::move(computation_.instructions.back());
-  computation_.instructions.pop_back();
-  --computation_.num_values;
-  last.results.clear();
-  state_.instruction = std::move(last);
+  state_.composed = {
+      ScopedValue{result.id, ValueType::Tensor(Shape{result.type, dims_})}};
   return absl::OkStatus();
 }
 

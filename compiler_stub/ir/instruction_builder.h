@@ -37,8 +37,7 @@ class InstructionBuilder {
   Value Select(Value predicate, Value on_true, Value on_false);
   Value Convert(Value x, ElementType to);
 
-  // Makes `result`, which must be the last value built, the op's own
-  // instruction (LowerOperation gives it the op's result id).
+  // Makes `result` the op's result (LowerOperation checks its type).
   absl::Status Finish(Value result);
 
  private:
@@ -48,7 +47,6 @@ class InstructionBuilder {
   OpState& state_;
   Computation& computation_;
   std::vector<int64_t> dims_;
-  int last_ = -1;
 };
 
 }  // namespace pjrtx::ir

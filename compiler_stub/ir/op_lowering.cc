@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler_stub/ir/type_conversion.h"
 
 namespace pjrtx::ir {
@@ -160,6 +161,19 @@ absl::Status LowerPassThrough(OpState& s) {
 }
 
 }  // namespace
+
+absl::Status CheckDims(const OpState& s, const std::string& what,
+                       const std::vector<int64_t>& dims, int64_t rank) {
+  std::set<int64_t> seen;
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank || !seen.insert(d).second) {
+      return s.Error(absl::StrCat(what, " [", absl::StrJoin(dims, ","),
+                                  "] must be distinct dimensions in [0, ", rank,
+                                  ")"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 absl::Status OpState::Error(absl::string_view message) const {
   return ErrorAt(op.location, absl::StrCat(op.name, ": ", message));
@@ -341,13 +355,14 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   }
   if (!status.ok()) return status;
   if (s.composed) {
-    for (size_t r = 0; r < s.result_types.size(); ++r) {
-      if (r >= s.composed->size() ||
-          !((*s.composed)[r].type == s.result_types[r])) {
-        return absl::InternalError(absl::StrCat(
-            op.location.line, ":", op.location.column, ": ", op.name,
-            ": its composition does not give the declared results"));
-      }
+    bool matches = s.composed->size() == s.result_types.size();
+    for (size_t r = 0; matches && r < s.result_types.size(); ++r) {
+      matches = (*s.composed)[r].type == s.result_types[r];
+    }
+    if (!matches) {
+      return absl::InternalError(
+          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+                       ": its composition does not give the declared results"));
     }
     return *std::move(s.composed);
   }

@@ -60,7 +60,8 @@ struct OpState {
   std::vector<ValueType> result_types;
   Instruction instruction;
   // Set by rules that lower the op as several instructions of their own
-  // (LowerFromTemplate): its results, in place of `instruction`'s.
+  // (InstructionBuilder, LowerFromTemplate): its results, in place of
+  // `instruction`'s.
   std::optional<std::vector<ScopedValue>> composed;
 
   // Helpers for rules: an INVALID_ARGUMENT at the op naming it.
@@ -82,6 +83,11 @@ struct OpState {
                                    const std::vector<ElementType>& returns);
   absl::StatusOr<int> Region(size_t index, const std::string& name);
 };
+
+// INVALID_ARGUMENT naming `what` unless `dims` are distinct and in
+// [0, rank).
+absl::Status CheckDims(const OpState& s, const std::string& what,
+                       const std::vector<int64_t>& dims, int64_t rank);
 
 // Whether `name` is a dynamic-shape op (dynamic_iota, dynamic_reshape, ...)
 // that is a static op once its shape operands are constants; StaticForm

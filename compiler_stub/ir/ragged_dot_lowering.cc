@@ -26,34 +26,8 @@ bool Contains(const std::vector<int64_t>& values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-// `dims` are distinct dimensions of a rank-`rank` operand.
-absl::Status CheckDims(const OpState& s, const char* what,
-                       const std::vector<int64_t>& dims, int rank) {
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] < 0 || dims[i] >= rank ||
-        std::find(dims.begin(), dims.begin() + i, dims[i]) !=
-            dims.begin() + i) {
-      return s.Error(absl::StrCat(what, " [", absl::StrJoin(dims, ", "),
-                                  "] must be distinct dimensions in [0, ", rank,
-                                  ")"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-std::string Tensor(const std::vector<int64_t>& dims, ElementType type) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) absl::StrAppend(&text, d, "x");
-  return absl::StrCat(text, ElementTypeToMlir(type), ">");
-}
-
 std::string List(const std::vector<int64_t>& values) {
   return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
-}
-
-std::string Array(const std::vector<int64_t>& values) {
-  return absl::StrCat("array<i64", values.empty() ? "" : ": ",
-                      absl::StrJoin(values, ", "), ">");
 }
 
 }  // namespace
@@ -178,20 +152,20 @@ absl::Status LowerRaggedDot(OpState& s) {
   std::vector<int64_t> grouped = {groups};
   grouped.insert(grouped.end(), out.begin(), out.end());
 
-  const std::string l = Tensor(lhs.dims, lhs.type);
-  const std::string r = Tensor(rhs.dims, rhs.type);
-  const std::string g = Tensor(sizes.dims, sizes.type);
-  const std::string lg = Tensor(repeated, lhs.type);
-  const std::string dp = Tensor(grouped, ElementType::kPred);
+  const std::string l = TensorText(lhs.dims, lhs.type);
+  const std::string r = TensorText(rhs.dims, rhs.type);
+  const std::string g = TensorText(sizes.dims, sizes.type);
+  const std::string lg = TensorText(repeated, lhs.type);
+  const std::string dp = TensorText(grouped, ElementType::kPred);
   const int64_t m = lhs.dims[ragged[0]];
   // Which group each row is in, as [G, m] (small), then spread over the
   // repeated lhs.
-  const std::string mi = Tensor({groups, m}, ElementType::kS64);
-  const std::string mp = Tensor({groups, m}, ElementType::kPred);
-  const std::string gi = Tensor({groups}, ElementType::kS64);
-  const std::string dg = Tensor(grouped, type);
-  const std::string o = Tensor(out, type);
-  const std::string e = Tensor({}, type);
+  const std::string mi = TensorText({groups, m}, ElementType::kS64);
+  const std::string mp = TensorText({groups, m}, ElementType::kPred);
+  const std::string gi = TensorText({groups}, ElementType::kS64);
+  const std::string dg = TensorText(grouped, type);
+  const std::string o = TensorText(out, type);
+  const std::string e = TensorText({}, type);
   auto zero_of = [](ElementType t) { return IsFloat(t) ? "0.0" : "0"; };
   const std::string by_group = "{broadcast_dimensions = array<i64: 0>}";
   return LowerFromTemplate(
@@ -207,9 +181,9 @@ absl::Status LowerRaggedDot(OpState& s) {
           "    %c = \"stablehlo.add\"(%a, %b) : (tensor<si64>, tensor<si64>) "
           "-> tensor<si64>\n",
           "    \"stablehlo.return\"(%c) : (tensor<si64>) -> ()\n",
-          "  }) {window_dimensions = ", Array({groups}), ", padding = dense<[[",
-          groups - 1, ", 0]]> : tensor<1x2xi64>} : (", gi,
-          ", tensor<si64>) -> ", gi, "\n",
+          "  }) {window_dimensions = ", ArrayText({groups}),
+          ", padding = dense<[[", groups - 1, ", 0]]> : tensor<1x2xi64>} : (",
+          gi, ", tensor<si64>) -> ", gi, "\n",
           "  %starts = \"stablehlo.subtract\"(%ends, %s) : (", gi, ", ", gi,
           ") -> ", gi, "\n",
           "  %row = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> ",
@@ -227,7 +201,7 @@ absl::Status LowerRaggedDot(OpState& s) {
           ") -> ", mp, "\n",
           "  %copies = \"stablehlo.broadcast_in_dim\"(%lhs) "
           "{broadcast_dimensions = ",
-          Array(lhs_positions), "} : (", l, ") -> ", lg, "\n",
+          ArrayText(lhs_positions), "} : (", l, ") -> ", lg, "\n",
           "  %d = \"stablehlo.dot_general\"(%copies, %rhs) "
           "{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = ",
           List(batch_lhs), ", rhs_batching_dimensions = ", List(batch_rhs),
@@ -239,7 +213,7 @@ absl::Status LowerRaggedDot(OpState& s) {
           // 0 * inf).
           "  %mask = \"stablehlo.broadcast_in_dim\"(%in) {broadcast_dimensions "
           "= ",
-          Array({0, row_position}), "} : (", mp, ") -> ", dp, "\n",
+          ArrayText({0, row_position}), "} : (", mp, ") -> ", dp, "\n",
           "  %zero = stablehlo.constant dense<", zero_of(type), "> : ", e, "\n",
           "  %zeros = \"stablehlo.broadcast_in_dim\"(%zero) "
           "{broadcast_dimensions = array<i64>} : (",

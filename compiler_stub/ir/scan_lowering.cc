@@ -22,12 +22,6 @@ namespace {
 
 constexpr char kPlaceholder[] = "pjrtx.scan_body";
 
-std::string Tensor(const std::vector<int64_t>& dims, ElementType type) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) absl::StrAppend(&text, d, "x");
-  return absl::StrCat(text, ElementTypeToMlir(type), ">");
-}
-
 std::vector<int64_t> Without(std::vector<int64_t> dims, int64_t d) {
   dims.erase(dims.begin() + d);
   return dims;
@@ -212,24 +206,21 @@ absl::Status LowerScan(OpState& s) {
   std::vector<std::string> params, state_types, state_names, body_args;
   std::vector<std::string> element_refs, element_types, result_types;
   std::string text;
-  auto type_of = [&](const Shape& shape) {
-    return Tensor(shape.dims, shape.type);
-  };
   for (int64_t n = 0; n < inputs + carries; ++n) {
-    params.push_back(absl::StrCat("%__a", n, ": ", type_of(s.shape(n))));
+    params.push_back(absl::StrCat("%__a", n, ": ", s.shape(n).ToString()));
   }
   // Loop state: counter, inputs, carries, outputs.
   std::vector<std::string> init = {"%__i0"};
   state_types.push_back("tensor<si64>");
   for (int64_t n = 0; n < inputs + carries; ++n) {
     init.push_back(absl::StrCat("%__a", n));
-    state_types.push_back(type_of(s.shape(n)));
+    state_types.push_back(s.shape(n).ToString());
   }
   std::string prologue =
       "  %__i0 = stablehlo.constant dense<0> : tensor<si64>\n";
   for (int64_t k = 0; k < outputs; ++k) {
     const Shape& out = s.result(k);
-    const std::string scalar = Tensor({}, out.type);
+    const std::string scalar = TensorText({}, out.type);
     absl::StrAppend(&prologue, "  %__z", k, " = stablehlo.constant dense<",
                     IsFloat(out.type)
                         ? "0.0"
@@ -237,9 +228,9 @@ absl::Status LowerScan(OpState& s) {
                     "> : ", scalar, "\n", "  %__o", k,
                     " = \"stablehlo.broadcast_in_dim\"(%__z", k,
                     ") {broadcast_dimensions = array<i64>} : (", scalar,
-                    ") -> ", type_of(out), "\n");
+                    ") -> ", out.ToString(), "\n");
     init.push_back(absl::StrCat("%__o", k));
-    state_types.push_back(type_of(out));
+    state_types.push_back(out.ToString());
   }
   const std::string types = absl::StrJoin(state_types, ", ");
   std::vector<std::string> args;
@@ -261,41 +252,44 @@ absl::Status LowerScan(OpState& s) {
                     "    %__pos = \"stablehlo.add\"(%__s0, %__zero) : "
                     "(tensor<si64>, tensor<si64>) -> tensor<si64>\n");
   }
+  // The start indices of a slice at the position along d, and their types.
   auto starts = [&](int rank) {
     std::vector<std::string> names;
-    for (int r = 0; r < rank; ++r)
+    for (int r = 0; r < rank; ++r) {
       names.push_back(r == d ? "%__pos" : "%__zero");
-    return names;
+    }
+    return absl::StrJoin(names, ", ");
+  };
+  auto start_types = [](int rank) {
+    return absl::StrJoin(std::vector<std::string>(rank, "tensor<si64>"), ", ");
   };
   std::vector<std::string> placeholder_operands, placeholder_types;
   for (int64_t n = 0; n < inputs; ++n) {
     const Shape& in = s.shape(n);
     std::vector<int64_t> one = in.dims;
     one[d] = 1;
-    std::vector<std::string> start = starts(in.rank());
-    std::vector<std::string> start_types(in.rank(), "tensor<si64>");
     absl::StrAppend(
         &body, "    %__sl", n, " = \"stablehlo.dynamic_slice\"(%__s", n + 1,
-        ", ", absl::StrJoin(start, ", "),
+        ", ", starts(in.rank()),
         ") {slice_sizes = array<i64: ", absl::StrJoin(one, ", "), ">} : (",
-        type_of(in), ", ", absl::StrJoin(start_types, ", "), ") -> ",
-        Tensor(one, in.type), "\n", "    %__el", n,
-        " = \"stablehlo.reshape\"(%__sl", n, ") : (", Tensor(one, in.type),
-        ") -> ", Tensor(Without(in.dims, d), in.type), "\n");
+        in.ToString(), ", ", start_types(in.rank()), ") -> ",
+        TensorText(one, in.type), "\n", "    %__el", n,
+        " = \"stablehlo.reshape\"(%__sl", n, ") : (", TensorText(one, in.type),
+        ") -> ", TensorText(Without(in.dims, d), in.type), "\n");
     placeholder_operands.push_back(absl::StrCat("%__el", n));
-    placeholder_types.push_back(Tensor(Without(in.dims, d), in.type));
+    placeholder_types.push_back(TensorText(Without(in.dims, d), in.type));
   }
   for (int64_t c = 0; c < carries; ++c) {
     placeholder_operands.push_back(absl::StrCat("%__s", 1 + inputs + c));
-    placeholder_types.push_back(type_of(s.shape(inputs + c)));
+    placeholder_types.push_back(s.shape(inputs + c).ToString());
   }
   std::vector<std::string> placeholder_results;
   for (int64_t k = 0; k < outputs; ++k) {
     placeholder_results.push_back(
-        Tensor(Without(s.result(k).dims, d), s.result(k).type));
+        TensorText(Without(s.result(k).dims, d), s.result(k).type));
   }
   for (int64_t c = 0; c < carries; ++c) {
-    placeholder_results.push_back(type_of(s.result(outputs + c)));
+    placeholder_results.push_back(s.result(outputs + c).ToString());
   }
   absl::StrAppend(&body, "    %__body:", outputs + carries, " = \"",
                   kPlaceholder, "\"(",
@@ -312,16 +306,13 @@ absl::Status LowerScan(OpState& s) {
     const Shape& out = s.result(k);
     std::vector<int64_t> one = out.dims;
     one[d] = 1;
-    std::vector<std::string> start = starts(out.rank());
-    std::vector<std::string> start_types(out.rank(), "tensor<si64>");
     absl::StrAppend(
         &body, "    %__up", k, " = \"stablehlo.reshape\"(%__body#", k, ") : (",
-        placeholder_results[k], ") -> ", Tensor(one, out.type), "\n",
+        placeholder_results[k], ") -> ", TensorText(one, out.type), "\n",
         "    %__on", k, " = \"stablehlo.dynamic_update_slice\"(%__s",
-        1 + inputs + carries + k, ", %__up", k, ", ",
-        absl::StrJoin(start, ", "), ") : (", type_of(out), ", ",
-        Tensor(one, out.type), ", ", absl::StrJoin(start_types, ", "), ") -> ",
-        type_of(out), "\n");
+        1 + inputs + carries + k, ", %__up", k, ", ", starts(out.rank()),
+        ") : (", out.ToString(), ", ", TensorText(one, out.type), ", ",
+        start_types(out.rank()), ") -> ", out.ToString(), "\n");
     next.push_back(absl::StrCat("%__on", k));
   }
   absl::StrAppend(&body,
@@ -332,11 +323,11 @@ absl::Status LowerScan(OpState& s) {
   std::vector<std::string> returns, return_types;
   for (int64_t k = 0; k < outputs; ++k) {
     returns.push_back(absl::StrCat("%__w#", 1 + inputs + carries + k));
-    return_types.push_back(type_of(s.result(k)));
+    return_types.push_back(s.result(k).ToString());
   }
   for (int64_t c = 0; c < carries; ++c) {
     returns.push_back(absl::StrCat("%__w#", 1 + inputs + c));
-    return_types.push_back(type_of(s.result(outputs + c)));
+    return_types.push_back(s.result(outputs + c).ToString());
   }
   text = absl::StrCat(
       "func.func @scan(", absl::StrJoin(params, ", "), ") -> (",

@@ -20,20 +20,6 @@ absl::Status Unary(OpState& s, size_t operands = 1) {
   return status;
 }
 
-// `dims` are distinct and in [0, rank).
-absl::Status CheckDims(const OpState& s, const std::string& what,
-                       const std::vector<int64_t>& dims, int64_t rank) {
-  std::set<int64_t> seen;
-  for (int64_t d : dims) {
-    if (d < 0 || d >= rank || !seen.insert(d).second) {
-      return s.Error(absl::StrCat(what, " [", absl::StrJoin(dims, ","),
-                                  "] must be distinct dimensions in [0, ", rank,
-                                  ")"));
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::Status LowerBroadcast(OpState& s) {
   absl::Status status = Unary(s);
   if (!status.ok()) return status;

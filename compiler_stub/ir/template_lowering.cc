@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler_stub/mlir/parser.h"
 
 namespace pjrtx::ir {
@@ -52,6 +53,11 @@ void Relocate(mlir::Region& region, const mlir::Location& location) {
 }
 
 }  // namespace
+
+std::string ArrayText(const std::vector<int64_t>& values) {
+  return absl::StrCat("array<i64", values.empty() ? "" : ": ",
+                      absl::StrJoin(values, ", "), ">");
+}
 
 absl::Status LowerFromTemplate(OpState& state, std::string_view function_text,
                                const TemplateEdit& edit) {

@@ -7,13 +7,23 @@
 #ifndef PJRTX_COMPILER_STUB_IR_TEMPLATE_LOWERING_H_
 #define PJRTX_COMPILER_STUB_IR_TEMPLATE_LOWERING_H_
 
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "compiler_stub/ir/op_lowering.h"
 
 namespace pjrtx::ir {
+
+// Spellings for template text: "tensor<2x3xf32>" and "array<i64: 1, 2>".
+inline std::string TensorText(const std::vector<int64_t>& dims,
+                              ElementType type) {
+  return Shape{type, dims}.ToString();
+}
+std::string ArrayText(const std::vector<int64_t>& values);
 
 // Changes the parsed template before it is lowered (e.g. splices in the
 // user's region where the template holds a placeholder).
