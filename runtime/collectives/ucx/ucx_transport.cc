@@ -602,7 +602,7 @@ absl::Status UcxTransport::SendRecvStaged(int to, StagedMemory* send, int from,
   auto exchange = std::make_shared<Exchange>();
   // Without host data the spans give only the sizes (for checks and
   // messages), and the data goes through the StagedMemory.
-  // Host memory moves as it is (eager zero-copy sends, no pack callback).
+  // Host memory moves as it is (contiguous eager sends, no pack callback).
   if (to >= 0) {
     exchange->send = absl::Span<const uint8_t>(send->host_data(), send->size());
     if (send->host_data() == nullptr) exchange->staged_send.data = send;

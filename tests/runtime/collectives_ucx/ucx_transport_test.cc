@@ -242,6 +242,50 @@ void PeerKilled(Child& c) {
                   1);
 }
 
+// The peer stops reading (SIGSTOP) once the exchanges begin, so a large
+// send fills the socket and stays partly sent; then it dies. The send
+// in flight must fail with the peer's name, not abort the process: UCX's
+// tcp zero-copy sends complete twice when a partly sent one fails, which
+// is why the transport's defaults keep sends on the copying path.
+void PeerKilledMidSend(Child& c) {
+  std::vector<uint8_t> pid_bytes(sizeof(pid_t));
+  const pid_t self = getpid();
+  std::memcpy(pid_bytes.data(), &self, sizeof(self));
+  std::vector<uint8_t> got(sizeof(pid_t));
+  c.CheckOk(c.transport->SendRecv(1 - c.rank, pid_bytes, 1 - c.rank,
+                                  absl::MakeSpan(got), MakeTag(7, 0, 0),
+                                  In(std::chrono::seconds(5))),
+            "pid exchange");
+  if (c.rank == 1) {
+    raise(SIGSTOP);
+    return;  // Never reached: rank 0 kills this process while stopped.
+  }
+  pid_t peer = 0;
+  std::memcpy(&peer, got.data(), sizeof(peer));
+  // Kills the stopped peer once the send below has filled the socket.
+  std::thread killer([peer] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(peer, SIGKILL);
+  });
+  constexpr size_t kBig = 64 * kMiB;
+  const std::vector<uint8_t> big(kBig, 0x5a);
+  const Clock::time_point start = Clock::now();
+  const absl::Status status =
+      c.transport->Send(1, big, MakeTag(7, 0, 1), In(std::chrono::seconds(3)));
+  const auto elapsed = Clock::now() - start;
+  killer.join();
+  std::fprintf(
+      stderr, "rank 0: send to the killed peer: %s after %lld ms\n",
+      status.ToString().c_str(),
+      static_cast<long long>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(elapsed)
+              .count()));
+  c.Check((absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) &&
+              absl::StrContains(status.message(), "rank 1"),
+          absl::StrCat("send to a dead peer gave ", status.ToString()));
+  c.Check(elapsed < std::chrono::seconds(4), "failed within deadline + slack");
+}
+
 // A buffer the transport may only copy into and out of, as a chip's.
 class VectorMemory final : public StagedMemory {
  public:
@@ -399,12 +443,14 @@ int RunChild(int argc, char** argv) {
     Staged(c);
   } else if (scenario == "peer_killed") {
     PeerKilled(c);
+  } else if (scenario == "peer_killed_mid_send") {
+    PeerKilledMidSend(c);
   } else {
     std::fprintf(stderr, "unknown scenario %s\n", scenario.c_str());
     return 2;
   }
   // Nobody tears down while a peer may still need it, except after a kill.
-  if (scenario != "peer_killed") {
+  if (!absl::StartsWith(scenario, "peer_killed")) {
     c.CheckOk((*store)->Barrier(absl::StrCat(argv[4], "/done"), c.size, 10000),
               "final barrier");
   }
@@ -497,6 +543,11 @@ TEST(UcxTransportTest, UnansweredReceiveExceedsItsDeadline) {
 
 TEST(UcxTransportTest, KilledPeerFailsTheExchangeWithoutHanging) {
   EXPECT_THAT(RunRanks("peer_killed", 2), testing::ElementsAre(0, -SIGKILL));
+}
+
+TEST(UcxTransportTest, PeerKilledWhileALargeSendIsPartlySentFailsTheSend) {
+  EXPECT_THAT(RunRanks("peer_killed_mid_send", 2),
+              testing::ElementsAre(0, -SIGKILL));
 }
 
 TEST(UcxTransportTest, RejectsRanksOutsideTheCommunicator) {
