@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ir/attribute_reader.h"
+#include "compiler_stub/ir/complex_expansion.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
 
@@ -389,7 +390,11 @@ absl::StatusOr<const mlir::Function*> FindEntryFunction(
 
 absl::StatusOr<Program> LowerModule(const mlir::Module& module,
                                     const LowerOptions& options) {
-  return Lowerer(module, options).Run();
+  if (!MentionsComplex(module)) return Lowerer(module, options).Run();
+  mlir::Module expanded = module;
+  absl::Status status = ExpandComplex(expanded);
+  if (!status.ok()) return status;
+  return Lowerer(expanded, options).Run();
 }
 
 }  // namespace pjrtx::ir

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/type_conversion.h"
 
 namespace pjrtx::ir {
@@ -21,8 +22,6 @@ const std::set<std::string>& UnsupportedOps() {
       "stablehlo.custom_call",
       "stablehlo.einsum",
       "stablehlo.fft",
-      "stablehlo.imag",
-      "stablehlo.real",
       "stablehlo.rng",
       "stablehlo.rng_bit_generator",
       "stablehlo.uniform_dequantize",
@@ -132,6 +131,26 @@ absl::Status LowerTupleOp(OpState& s) {
   s.instruction.opcode = OpCode::kGetTupleElement;
   s.instruction.attributes.dimension = *index;
   return absl::OkStatus();
+}
+
+// real and imag of a float tensor (complex ones are expanded into their
+// parts before lowering): the value itself, and zeros.
+absl::Status LowerRealOrImag(OpState& s) {
+  for (absl::Status status : {s.RequireOperands(1), s.RequireResults(1)}) {
+    if (!status.ok()) return status;
+  }
+  absl::Status status = s.RequireTensors();
+  if (!status.ok()) return status;
+  if (!IsFloat(s.shape(0).type)) {
+    return s.Error(absl::StrCat("needs a float or complex operand, got ",
+                                s.shape(0).ToString()));
+  }
+  status = s.ExpectResult(0, s.shape(0));
+  if (!status.ok()) return status;
+  InstructionBuilder builder(s);
+  return builder.Finish(s.op.name == "stablehlo.real"
+                            ? builder.Operand(0)
+                            : builder.Constant(0, s.shape(0).type));
 }
 
 absl::Status LowerPassThrough(OpState& s) {
@@ -322,6 +341,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   } else if (op.name == "stablehlo.tuple" ||
              op.name == "stablehlo.get_tuple_element") {
     status = LowerTupleOp(s);
+  } else if (op.name == "stablehlo.real" || op.name == "stablehlo.imag") {
+    status = LowerRealOrImag(s);
   } else if (op.name == "stablehlo.after_all" ||
              op.name == "stablehlo.optimization_barrier") {
     status = LowerPassThrough(s);

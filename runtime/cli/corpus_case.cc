@@ -6,6 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/ir/complex_expansion.h"
 #include "compiler_stub/ir/float_formats.h"
 #include "compiler_stub/ir/lower.h"
 #include "compiler_stub/ir/op_lowering.h"
@@ -121,6 +122,11 @@ std::vector<CorpusCase> SplitCases(const std::string& file_text) {
 absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
   absl::StatusOr<mlir::Module> module = mlir::ParseModule(text);
   if (!module.ok()) return module.status();
+  // The checks as the compiler sees them: one per part of a complex value.
+  if (ir::MentionsComplex(*module)) {
+    absl::Status expanded = ir::ExpandComplex(*module);
+    if (!expanded.ok()) return expanded;
+  }
   if (module->functions.empty()) {
     return absl::UnimplementedError("the case defines no function to run");
   }

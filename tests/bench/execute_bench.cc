@@ -14,11 +14,18 @@
 //  (b'') chlo.ragged_dot of f32[m, k] rows in 8 groups with f32[8, k, n]
 //      against the dot_general of the same rows with one [k, n] matrix
 //      (the work a native kernel would do).
+//  (b''') complex arithmetic: exp(z * z) for z = x + iy over f32[n]
+//      (the compiler runs complex values as real and imaginary parts)
+//      against the same loop over std::complex<float>; and an RFFT of
+//      f32[64, 256] (a product with the DFT matrix) against that product
+//      written plainly (a precomputed table, the same n^2 work).
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
 //   execute_bench --plugin=PATH [--option k=v]... [--quick]
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -121,6 +128,33 @@ std::string ErfProgram(int64_t n) {
   return absl::StrCat("func.func @main(%x: ", t, ") -> ", t, " {\n",
                       "  %0 = \"chlo.erf\"(%x) : (", t, ") -> ", t, "\n",
                       "  func.return %0 : ", t, "\n}\n");
+}
+
+// exp(z * z) for z = x + iy, as its real and imaginary parts.
+std::string ComplexProgram(int64_t n) {
+  const std::string t = absl::StrCat("tensor<", n, "xf32>");
+  const std::string c = absl::StrCat("tensor<", n, "xcomplex<f32>>");
+  return absl::StrCat("func.func @main(%x: ", t, ", %y: ", t, ") -> (", t, ", ",
+                      t, ") {\n", "  %z = stablehlo.complex %x, %y : ", c, "\n",
+                      "  %w = stablehlo.multiply %z, %z : ", c, "\n",
+                      "  %e = stablehlo.exponential %w : ", c, "\n",
+                      "  %re = stablehlo.real %e : (", c, ") -> ", t, "\n",
+                      "  %im = stablehlo.imag %e : (", c, ") -> ", t, "\n",
+                      "  func.return %re, %im : ", t, ", ", t, "\n}\n");
+}
+
+// The RFFT of each row of f32[rows, n], as real and imaginary parts.
+std::string RfftProgram(int64_t rows, int64_t n) {
+  const std::string t = absl::StrCat("tensor<", rows, "x", n, "xf32>");
+  const std::string o = absl::StrCat("tensor<", rows, "x", n / 2 + 1, "xf32>");
+  const std::string c =
+      absl::StrCat("tensor<", rows, "x", n / 2 + 1, "xcomplex<f32>>");
+  return absl::StrCat("func.func @main(%x: ", t, ") -> (", o, ", ", o, ") {\n",
+                      "  %f = stablehlo.fft %x, type = RFFT, length = [", n,
+                      "] : (", t, ") -> ", c, "\n",
+                      "  %re = stablehlo.real %f : (", c, ") -> ", o, "\n",
+                      "  %im = stablehlo.imag %f : (", c, ") -> ", o, "\n",
+                      "  func.return %re, %im : ", o, ", ", o, "\n}\n");
 }
 
 // ragged_dot of [m, k] rows in `groups` equal groups with [groups, k, n],
@@ -329,6 +363,100 @@ int main(int argc, char** argv) {
                 absl::StrFormat("ns_per_element=%.2f libm_ns=%.2f",
                                 r.subject_seconds * 1e9 / m,
                                 r.anchor_seconds * 1e9 / m));
+  }
+
+  // (b''') complex arithmetic against std::complex, and an RFFT against
+  // its DFT product written plainly.
+  {
+    const int64_t m = quick ? (int64_t{1} << 14) : (int64_t{1} << 20);
+    auto program = Executable::Compile(*client, ComplexProgram(m));
+    if (!program.ok()) {
+      std::fprintf(stderr, "error: %s\n", program.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<float> x(m), y(m), re(m), im(m);
+    for (int64_t i = 0; i < m; ++i) {
+      x[i] = static_cast<float>(i % 997) / 997.0f - 0.5f;
+      y[i] = static_cast<float>(i % 991) / 991.0f * 2.0f - 1.0f;
+    }
+    auto x_buffer =
+        client->BufferFromHost(x.data(), PJRTX_Buffer_Type_F32, {m}, device);
+    auto y_buffer =
+        client->BufferFromHost(y.data(), PJRTX_Buffer_Type_F32, {m}, device);
+    if (!x_buffer.ok() || !y_buffer.ok()) {
+      std::fprintf(stderr, "error: complex benchmark inputs\n");
+      return 1;
+    }
+    RatioResult r = CompareAlternating(
+        [&] {
+          return RunOnce(*program, device, {&*x_buffer, &*y_buffer});
+        },
+        [&] {
+          for (int64_t i = 0; i < m; ++i) {
+            const std::complex<float> z(x[i], y[i]);
+            const std::complex<float> e = std::exp(z * z);
+            re[i] = e.real();
+            im[i] = e.imag();
+          }
+          return true;
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.complex_exp_square_", m, "_vs_std_complex"), r,
+        absl::StrFormat("ns_per_element=%.2f std_complex_ns=%.2f",
+                        r.subject_seconds * 1e9 / m,
+                        r.anchor_seconds * 1e9 / m));
+
+    const int64_t rows = 64, n = 256, k = n / 2 + 1;
+    auto rfft = Executable::Compile(*client, RfftProgram(rows, n));
+    if (!rfft.ok()) {
+      std::fprintf(stderr, "error: %s\n", rfft.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<float> signal(rows * n), table_re(n * k), table_im(n * k);
+    std::vector<float> out_re(rows * k), out_im(rows * k);
+    for (int64_t i = 0; i < rows * n; ++i) {
+      signal[i] = std::sin(0.37f * static_cast<float>(i));
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t c = 0; c < k; ++c) {
+        const double angle = 2 * M_PI * static_cast<double>((j * c) % n) / n;
+        table_re[j * k + c] = static_cast<float>(std::cos(angle));
+        table_im[j * k + c] = static_cast<float>(-std::sin(angle));
+      }
+    }
+    auto signal_buffer = client->BufferFromHost(
+        signal.data(), PJRTX_Buffer_Type_F32, {rows, n}, device);
+    if (!signal_buffer.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   signal_buffer.status().ToString().c_str());
+      return 1;
+    }
+    RatioResult f = CompareAlternating(
+        [&] { return RunOnce(*rfft, device, {&*signal_buffer}); },
+        [&] {
+          for (int64_t row = 0; row < rows; ++row) {
+            float* o_re = out_re.data() + row * k;
+            float* o_im = out_im.data() + row * k;
+            std::fill(o_re, o_re + k, 0.0f);
+            std::fill(o_im, o_im + k, 0.0f);
+            for (int64_t j = 0; j < n; ++j) {
+              const float v = signal[row * n + j];
+              const float* t_re = table_re.data() + j * k;
+              const float* t_im = table_im.data() + j * k;
+              for (int64_t c = 0; c < k; ++c) {
+                o_re[c] += v * t_re[c];
+                o_im[c] += v * t_im[c];
+              }
+            }
+          }
+          return true;
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.rfft_", rows, "x", n, "_vs_plain_dft"), f,
+        absl::StrFormat("us=%.1f plain_us=%.1f", f.subject_seconds * 1e6,
+                        f.anchor_seconds * 1e6));
   }
 
   // (b'') ragged_dot against the dot_general of its rows' own work.

@@ -1,0 +1,171 @@
+// Complex values are expanded into real and imaginary parts before
+// lowering: no complex type is left, each new op keeps the location of the
+// op it came from, and what the expansion cannot do is UNIMPLEMENTED (a
+// corpus case skips) while ill-formed uses are INVALID_ARGUMENT, each
+// naming the op. Values are checked by tests/corpus/complex_ops.mlir on
+// every plugin.
+#include "compiler_stub/ir/complex_expansion.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "compiler_stub/compiler.h"
+#include "compiler_stub/mlir/parser.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace pjrtx {
+namespace {
+
+using ::testing::HasSubstr;
+
+mlir::Module Parse(const std::string& text) {
+  absl::StatusOr<mlir::Module> module = mlir::ParseModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : mlir::Module();
+}
+
+// A function computing `body` (which defines %r of `result_type`) and
+// returning it.
+std::string Function(const std::string& body, const std::string& result_type) {
+  return absl::StrCat("func.func @main() -> ", result_type, " {\n", body,
+                      "  func.return %r : ", result_type, "\n}\n");
+}
+
+absl::Status CompileStatus(const std::string& text) {
+  return compiler::Compile(text, compiler::CompileOptions()).status();
+}
+
+TEST(ComplexExpansionTest, LeavesNoComplexTypeAndKeepsLocations) {
+  mlir::Module module = Parse(Function(
+      "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, -4.0)]> : "
+      "tensor<2xcomplex<f32>>\n"
+      "  %m = stablehlo.multiply %a, %a : tensor<2xcomplex<f32>>\n"
+      "  %r = stablehlo.abs %m : (tensor<2xcomplex<f32>>) -> tensor<2xf32>\n",
+      "tensor<2xf32>"));
+  ASSERT_TRUE(ir::MentionsComplex(module));
+  ASSERT_TRUE(ir::ExpandComplex(module).ok());
+  EXPECT_FALSE(ir::MentionsComplex(module));
+  const auto& ops = module.functions[0].body.blocks[0].operations;
+  ASSERT_GT(ops.size(), 6u);  // Two constants, the product's six ops, abs.
+  int multiply_line_ops = 0;
+  for (const mlir::Operation& op : ops) {
+    EXPECT_GE(op.location.line, 2);
+    EXPECT_LE(op.location.line, 5);
+    if (op.location.line == 3) ++multiply_line_ops;
+  }
+  // (a + bi)(c + di): four products, a difference and a sum.
+  EXPECT_EQ(multiply_line_ops, 6);
+  // The return now names abs's last step.
+  EXPECT_EQ(ops.back().name, "func.return");
+  EXPECT_EQ(ops.back().operands[0].name, ops[ops.size() - 2].result_name);
+  // And the result compiles as any real program.
+  EXPECT_TRUE(
+      CompileStatus(
+          Function("  %a = stablehlo.constant dense<(1.0, 2.0)> : "
+                   "tensor<complex<f64>>\n"
+                   "  %r = stablehlo.real %a : (tensor<complex<f64>>) -> "
+                   "tensor<f64>\n",
+                   "tensor<f64>"))
+          .ok());
+}
+
+TEST(ComplexExpansionTest, ModulesWithoutComplexValuesAreLeftAlone) {
+  mlir::Module module = Parse(Function(
+      "  %r = stablehlo.constant dense<1.0> : tensor<f32>\n", "tensor<f32>"));
+  EXPECT_FALSE(ir::MentionsComplex(module));
+  ASSERT_TRUE(ir::ExpandComplex(module).ok());
+  EXPECT_EQ(module.functions[0].body.blocks[0].operations.size(), 2u);
+}
+
+TEST(ComplexExpansionTest, ComplexArgumentsAndResultsAreUnimplemented) {
+  const absl::Status status = CompileStatus(
+      "func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> "
+      "{\n  func.return %x : tensor<2xcomplex<f32>>\n}\n");
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("1:1: function @main takes or "
+                                          "returns complex values"));
+}
+
+TEST(ComplexExpansionTest, OpsWithoutAFormulaAreUnimplementedNamingThem) {
+  const absl::Status status = CompileStatus(Function(
+      "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>\n"
+      "  %c = stablehlo.atan2 %a, %a : tensor<complex<f32>>\n"
+      "  %r = stablehlo.real %c : (tensor<complex<f32>>) -> tensor<f32>\n",
+      "tensor<f32>"));
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("3:8: stablehlo.atan2 on complex values is not "
+                        "supported"));
+}
+
+TEST(ComplexExpansionTest, OrderedComparisonsAreInvalid) {
+  const absl::Status status = CompileStatus(Function(
+      "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>\n"
+      "  %r = stablehlo.compare LT, %a, %a : (tensor<complex<f32>>, "
+      "tensor<complex<f32>>) -> tensor<i1>\n",
+      "tensor<i1>"));
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("direction 'LT', expected EQ or NE"));
+}
+
+TEST(ComplexExpansionTest, FftLengthsAreChecked) {
+  absl::Status status = CompileStatus(Function(
+      "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0), (5.0, 6.0)]> "
+      ": tensor<3xcomplex<f32>>\n"
+      "  %r = stablehlo.fft %a, type = FFT, length = [4] : "
+      "(tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>\n",
+      "tensor<3xcomplex<f32>>"));
+  // The function returns a complex value, which is reported first.
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  status = CompileStatus(Function(
+      "  %a = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0), (5.0, 6.0)]> "
+      ": tensor<3xcomplex<f32>>\n"
+      "  %f = stablehlo.fft %a, type = FFT, length = [4] : "
+      "(tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>>\n"
+      "  %r = stablehlo.real %f : (tensor<3xcomplex<f32>>) -> "
+      "tensor<3xf32>\n",
+      "tensor<3xf32>"));
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("FFT of length 4 needs 4 elements along dimension 0, "
+                        "got 3"));
+  status = CompileStatus(
+      Function("  %a = stablehlo.constant dense<1.0> : tensor<1024xf32>\n"
+               "  %f = stablehlo.fft %a, type = RFFT, length = [1024] : "
+               "(tensor<1024xf32>) -> tensor<513xcomplex<f32>>\n"
+               "  %r = stablehlo.real %f : (tensor<513xcomplex<f32>>) -> "
+               "tensor<513xf32>\n",
+               "tensor<513xf32>"));
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("lengths above 512"));
+}
+
+TEST(ComplexExpansionTest, MalformedComplexLiteralsAreInvalid) {
+  const absl::Status status = CompileStatus(Function(
+      "  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xcomplex<f32>>\n"
+      "  %r = stablehlo.real %a : (tensor<2xcomplex<f32>>) -> tensor<2xf32>\n",
+      "tensor<2xf32>"));
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(), HasSubstr("2:"));
+}
+
+TEST(ComplexExpansionTest, RealAndImagOfFloatsAreTheValueAndZeros) {
+  EXPECT_TRUE(CompileStatus(Function("  %a = stablehlo.constant dense<1.0> : "
+                                     "tensor<2xf32>\n"
+                                     "  %r = stablehlo.imag %a : "
+                                     "tensor<2xf32>\n",
+                                     "tensor<2xf32>"))
+                  .ok());
+  const absl::Status status = CompileStatus(
+      Function("  %a = stablehlo.constant dense<1> : tensor<2xi32>\n"
+               "  %r = stablehlo.imag %a : tensor<2xi32>\n",
+               "tensor<2xi32>"));
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("needs a float or complex operand"));
+}
+
+}  // namespace
+}  // namespace pjrtx
