@@ -319,6 +319,23 @@ for element in ("f64", "f32"):
                  expect("r", [round_to(v.real, element) for v in z], shape,
                         element, False))
 
+# Matrix products: dot_general is linear in each operand.
+for element in ("f32", "f64"):
+    ctype = "complex<%s>" % element
+    a = [round_complex(z, element) for z in pattern(6, 5)]  # 2x3
+    b = [round_complex(z, element) for z in pattern(6, 7)]  # 3x2
+    product = [sum(a[i * 3 + k] * b[k * 2 + j] for k in range(3))
+               for i in range(2) for j in range(2)]
+    add_case("dot_general_c%s" % element[1:],
+             constant("a", a, [2, 3], element, True) +
+             constant("b", b, [3, 2], element, True) +
+             "  %%r = stablehlo.dot_general %%a, %%b, contracting_dims = [1] "
+             "x [0] : (%s, %s) -> %s\n" % (tensor([2, 3], ctype),
+                                           tensor([3, 2], ctype),
+                                           tensor([2, 2], ctype)) +
+             expect("r", [round_complex(v, element) for v in product], [2, 2],
+                    element, True))
+
 # Conversions, and ops that move elements, on each part.
 add_case("convert_complex", """\
   %x = stablehlo.constant dense<[(1.5, -2.25), (-3.75, 0.5)]> : tensor<2xcomplex<f32>>

@@ -327,6 +327,10 @@ class FunctionExpander {
   absl::Status ExpandCheck(Operation& op);
   absl::Status ExpandConstant(Operation& op);
   void ExpandPerPart(const Operation& op);
+  absl::Status ExpandBilinear(const Operation& op);
+  // `op` on the given operands (its complex ones replaced by parts), with
+  // a real result.
+  ValueRef CopyOn(const Operation& op, const std::vector<ValueRef>& operands);
 
   absl::StatusOr<Parts> PartsOf(const Operation& op, int operand) {
     auto it = parts_.find(KeyOf(op.operands[operand]));
@@ -403,6 +407,47 @@ void FunctionExpander::ExpandPerPart(const Operation& op) {
     out_->push_back(std::move(copy));
   }
   Define(op, result);
+}
+
+ValueRef FunctionExpander::CopyOn(const Operation& op,
+                                  const std::vector<ValueRef>& operands) {
+  Operation copy = op;
+  for (size_t i = 0; i < copy.operands.size(); ++i) {
+    copy.operands[i] = operands[i];
+    if (IsComplex(copy.operand_types[i])) {
+      copy.operand_types[i] = PartType(copy.operand_types[i]);
+    }
+  }
+  copy.result_types[0] = PartType(copy.result_types[0]);
+  const ValueRef result = Fresh();
+  copy.result_name = result.name;
+  out_->push_back(std::move(copy));
+  return result;
+}
+
+// dot_general, dot and convolution are linear in each operand: a complex
+// operand splits into its parts, and the products combine as in
+// (a + bi)(c + di).
+absl::Status FunctionExpander::ExpandBilinear(const Operation& op) {
+  if (op.operands.size() != 2) return Unsupported(op, "on complex values");
+  Parts x{op.operands[0], ValueRef()}, y{op.operands[1], ValueRef()};
+  const bool x_complex = IsComplex(op.operand_types[0]);
+  const bool y_complex = IsComplex(op.operand_types[1]);
+  for (auto [operand, parts] : {std::pair<int, Parts*>{0, &x}, {1, &y}}) {
+    if (!IsComplex(op.operand_types[operand])) continue;
+    absl::StatusOr<Parts> found = PartsOf(op, operand);
+    if (!found.ok()) return found.status();
+    *parts = *found;
+  }
+  if (x_complex && y_complex) {
+    Define(op, Parts{Sub(CopyOn(op, {x.re, y.re}), CopyOn(op, {x.im, y.im})),
+                     Add(CopyOn(op, {x.re, y.im}), CopyOn(op, {x.im, y.re}))});
+  } else if (x_complex) {
+    Define(op, Parts{CopyOn(op, {x.re, y.re}), CopyOn(op, {x.im, y.re})});
+  } else {
+    Define(op, Parts{CopyOn(op, {x.re, y.re}), CopyOn(op, {x.re, y.im})});
+  }
+  return absl::OkStatus();
 }
 
 absl::Status FunctionExpander::ExpandConstant(Operation& op) {
@@ -694,6 +739,11 @@ absl::Status FunctionExpander::ExpandOp(Operation& op) {
   if (IsPerPartOp(name)) {
     ExpandPerPart(op);
     return absl::OkStatus();
+  }
+  if (complex_result &&
+      (name == "stablehlo.dot_general" || name == "stablehlo.dot" ||
+       name == "stablehlo.convolution")) {
+    return ExpandBilinear(op);
   }
 
   std::vector<Parts> z;
