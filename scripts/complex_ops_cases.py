@@ -375,12 +375,39 @@ add_case("structural_complex", """\
   check.expect_almost_eq_const %i, dense<[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)]> : tensor<3xcomplex<f32>>
   check.expect_eq %t, %t : tensor<3x2xcomplex<f64>>
 """)
+bits = struct.unpack("<q", struct.pack("<ff", 1.5, -2.0))[0]
+add_case("bitcast_convert_complex", """\
+  %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
+  %b = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1xi64>
+  %y = stablehlo.bitcast_convert %b : (tensor<1xi64>) -> tensor<1xcomplex<f32>>
+  %p = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1x2xf32>
+  check.expect_eq_const %b, dense<[BITS]> : tensor<1xi64>
+  check.expect_eq_const %y, dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
+  check.expect_eq_const %p, dense<[[1.5, -2.0]]> : tensor<1x2xf32>
+""".replace("BITS", str(bits)))
 add_case("real_imag_of_float", """\
   %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
   %re = stablehlo.real %x : tensor<2xf32>
   %im = stablehlo.imag %x : tensor<2xf32>
   check.expect_eq_const %re, dense<[1.5, -2.0]> : tensor<2xf32>
   check.expect_eq_const %im, dense<[0.0, 0.0]> : tensor<2xf32>
+""")
+
+# Complex values across a call: interleaved as [..., 2] of their parts.
+cases.append("""\
+func.func private @square_and_conjugate(%z: tensor<2xcomplex<f64>>) -> (tensor<2xcomplex<f64>>, tensor<2xf64>) {
+  %s = stablehlo.multiply %z, %z : tensor<2xcomplex<f64>>
+  %re = stablehlo.real %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+  func.return %s, %re : tensor<2xcomplex<f64>>, tensor<2xf64>
+}
+
+func.func @call_with_complex_values() {
+  %z = stablehlo.constant dense<[(1.0, 2.0), (-3.0, 0.5)]> : tensor<2xcomplex<f64>>
+  %r:2 = func.call @square_and_conjugate(%z) : (tensor<2xcomplex<f64>>) -> (tensor<2xcomplex<f64>>, tensor<2xf64>)
+  check.expect_almost_eq_const %r#0, dense<[(-3.0, 4.0), (8.75, -3.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %r#1, dense<[1.0, -3.0]> : tensor<2xf64>
+  func.return
+}
 """)
 
 print(HEADER + "\n// -----\n\n".join(cases), end="")

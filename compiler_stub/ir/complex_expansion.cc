@@ -78,6 +78,15 @@ Type PartType(const Type& type) {
   return WithElement(type, PartElement(type.element));
 }
 
+// complex<f32>[dims] as it crosses a function boundary: f32[dims, 2], the
+// memory layout of a complex buffer (real part first).
+Type InterleavedType(const Type& type) {
+  Type result = PartType(type);
+  result.dims.push_back(2);
+  result.text = TensorText(result.dims, result.element);
+  return result;
+}
+
 std::string RefText(const ValueRef& ref) {
   return ref.index == 0 ? absl::StrCat("%", ref.name)
                         : absl::StrCat("%", ref.name, "#", ref.index);
@@ -139,6 +148,55 @@ class FunctionExpander {
  public:
   explicit FunctionExpander(int* counter) : counter_(counter) {}
 
+  // Rewrites `function`'s complex arguments and results to their
+  // interleaved form and expands its body.
+  absl::Status ExpandFunction(mlir::Function& function,
+                              ComplexSignature* signature) {
+    std::vector<Operation> prologue;
+    out_ = &prologue;
+    signature->arguments.assign(function.arguments.size(), false);
+    signature->results.assign(function.result_types.size(), false);
+    for (size_t i = 0; i < function.arguments.size(); ++i) {
+      mlir::FunctionArgument& argument = function.arguments[i];
+      if (!IsComplex(argument.type)) continue;
+      if (argument.type.kind != Type::Kind::kTensor) {
+        return absl::UnimplementedError(
+            absl::StrCat(argument.location.line, ":", argument.location.column,
+                         ": function @", function.name, " argument %",
+                         argument.name, " of ", argument.type.text,
+                         ": complex values are supported in tensors only"));
+      }
+      signature->arguments[i] = true;
+      const Type complex_type = argument.type;
+      argument.type = InterleavedType(complex_type);
+      if (!function.body.blocks.empty() &&
+          i < function.body.blocks[0].arguments.size()) {
+        function.body.blocks[0].arguments[i].type = argument.type;
+      }
+      location_ = argument.location;
+      expanding_ = absl::StrCat("argument %", argument.name);
+      parts_[KeyOf(Named(argument.name))] =
+          Unpack(Named(argument.name), complex_type);
+    }
+    for (size_t i = 0; i < function.result_types.size(); ++i) {
+      if (!IsComplex(function.result_types[i])) continue;
+      signature->results[i] = true;
+      function.result_types[i] = InterleavedType(function.result_types[i]);
+    }
+    absl::Status status = status_;
+    for (mlir::Block& block : function.body.blocks) {
+      if (!status.ok()) break;
+      status = ExpandOps(block.operations);
+    }
+    if (!status.ok()) return status;
+    if (!prologue.empty() && !function.body.blocks.empty()) {
+      std::vector<Operation>& ops = function.body.blocks[0].operations;
+      ops.insert(ops.begin(), std::make_move_iterator(prologue.begin()),
+                 std::make_move_iterator(prologue.end()));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status ExpandOps(std::vector<Operation>& ops) {
     std::vector<Operation> expanded;
     for (Operation& op : ops) {
@@ -162,7 +220,8 @@ class FunctionExpander {
         continue;
       }
       out_ = &expanded;
-      op_ = &op;
+      location_ = op.location;
+      expanding_ = op.name;
       status_ = absl::OkStatus();
       absl::Status status = ExpandOp(op);
       if (status.ok()) status = status_;
@@ -191,13 +250,13 @@ class FunctionExpander {
                      text, "\n  func.return\n}\n");
     absl::StatusOr<mlir::Module> module = mlir::ParseModule(function);
     if (!module.ok()) {
-      status_ = absl::InternalError(absl::StrCat(
-          op_->location.line, ":", op_->location.column, ": expanding ",
-          op_->name, ": ", module.status().message()));
+      status_ = absl::InternalError(
+          absl::StrCat(location_.line, ":", location_.column, ": expanding ",
+                       expanding_, ": ", module.status().message()));
       return result;
     }
     Operation op = std::move(module->functions[0].body.blocks[0].operations[0]);
-    op.location = op_->location;
+    op.location = location_;
     out_->push_back(std::move(op));
     return result;
   }
@@ -322,6 +381,13 @@ class FunctionExpander {
     return Divide(Parts{Constant(1), Constant(0)}, z);
   }
 
+  // A complex tensor's parts from / into its interleaved form.
+  Parts Unpack(const ValueRef& interleaved, const Type& complex_type);
+  ValueRef Pack(const Parts& parts, const Type& complex_type);
+  // func.return and func.call: complex operands cross interleaved, and a
+  // call's complex results are unpacked.
+  absl::Status ExpandBoundary(Operation& op);
+
   absl::Status ExpandOp(Operation& op);
   absl::Status ExpandFft(Operation& op);
   absl::Status ExpandCheck(Operation& op);
@@ -363,7 +429,10 @@ class FunctionExpander {
   std::map<ValueKey, Parts> parts_;
   std::map<ValueKey, ValueRef> aliases_;
   std::vector<Operation>* out_ = nullptr;
-  const Operation* op_ = nullptr;
+  // The op or argument being expanded: the location of every op made for
+  // it, and its name for messages.
+  mlir::Location location_;
+  std::string expanding_;
   absl::Status status_;
   std::string element_;    // The parts' element type, e.g. "f64".
   std::string type_;       // The parts' tensor type.
@@ -407,6 +476,83 @@ void FunctionExpander::ExpandPerPart(const Operation& op) {
     out_->push_back(std::move(copy));
   }
   Define(op, result);
+}
+
+Parts FunctionExpander::Unpack(const ValueRef& interleaved,
+                               const Type& complex_type) {
+  const std::string element = PartElement(complex_type.element);
+  const std::string part_type = TensorText(complex_type.dims, element);
+  std::vector<int64_t> column_dims = complex_type.dims;
+  column_dims.push_back(1);
+  const std::string column_type = TensorText(column_dims, element);
+  const std::string interleaved_type = InterleavedType(complex_type).text;
+  std::vector<int64_t> starts(column_dims.size(), 0);
+  std::vector<int64_t> strides(column_dims.size(), 1);
+  Parts parts;
+  for (int part = 0; part < 2; ++part) {
+    starts.back() = part;
+    std::vector<int64_t> limits = column_dims;
+    limits.back() = part + 1;
+    const ValueRef column = Emit(absl::StrCat(
+        "\"stablehlo.slice\"(", RefText(interleaved),
+        ") {start_indices = array<i64: ", absl::StrJoin(starts, ", "),
+        ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
+        ">, strides = array<i64: ", absl::StrJoin(strides, ", "), ">} : (",
+        interleaved_type, ") -> ", column_type));
+    const ValueRef value =
+        Emit(absl::StrCat("\"stablehlo.reshape\"(", RefText(column), ") : (",
+                          column_type, ") -> ", part_type));
+    (part == 0 ? parts.re : parts.im) = value;
+  }
+  return parts;
+}
+
+ValueRef FunctionExpander::Pack(const Parts& parts, const Type& complex_type) {
+  const std::string element = PartElement(complex_type.element);
+  const std::string part_type = TensorText(complex_type.dims, element);
+  std::vector<int64_t> column_dims = complex_type.dims;
+  column_dims.push_back(1);
+  const std::string column_type = TensorText(column_dims, element);
+  const ValueRef re =
+      Emit(absl::StrCat("\"stablehlo.reshape\"(", RefText(parts.re), ") : (",
+                        part_type, ") -> ", column_type));
+  const ValueRef im =
+      Emit(absl::StrCat("\"stablehlo.reshape\"(", RefText(parts.im), ") : (",
+                        part_type, ") -> ", column_type));
+  return Emit(absl::StrCat(
+      "\"stablehlo.concatenate\"(", RefText(re), ", ", RefText(im),
+      ") {dimension = ", complex_type.dims.size(), " : i64} : (", column_type,
+      ", ", column_type, ") -> ", InterleavedType(complex_type).text));
+}
+
+absl::Status FunctionExpander::ExpandBoundary(Operation& op) {
+  Operation copy = op;
+  for (size_t i = 0; i < copy.operands.size(); ++i) {
+    if (!IsComplex(copy.operand_types[i])) continue;
+    if (copy.operand_types[i].kind != Type::Kind::kTensor) {
+      return Unsupported(op, "of complex values that are not tensors");
+    }
+    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
+    if (!parts.ok()) return parts.status();
+    copy.operands[i] = Pack(*parts, copy.operand_types[i]);
+    copy.operand_types[i] = InterleavedType(copy.operand_types[i]);
+  }
+  std::vector<size_t> complex_results;
+  for (size_t i = 0; i < copy.result_types.size(); ++i) {
+    if (!IsComplex(copy.result_types[i])) continue;
+    if (copy.result_types[i].kind != Type::Kind::kTensor) {
+      return Unsupported(op, "of complex values that are not tensors");
+    }
+    complex_results.push_back(i);
+    copy.result_types[i] = InterleavedType(copy.result_types[i]);
+  }
+  out_->push_back(std::move(copy));
+  for (size_t i : complex_results) {
+    ValueRef result = Named(op.result_name);
+    result.index = static_cast<int>(i);
+    parts_[KeyOf(result)] = Unpack(result, op.result_types[i]);
+  }
+  return absl::OkStatus();
 }
 
 ValueRef FunctionExpander::CopyOn(const Operation& op,
@@ -683,6 +829,9 @@ absl::Status FunctionExpander::ExpandFft(Operation& op) {
 absl::Status FunctionExpander::ExpandOp(Operation& op) {
   const std::string& name = op.name;
   if (absl::StartsWith(name, "check.")) return ExpandCheck(op);
+  if (name == "func.return" || name == "func.call" || name == "call") {
+    return ExpandBoundary(op);
+  }
   if (op.num_results != 1 || op.result_types.size() != 1 ||
       !op.regions.empty()) {
     return Unsupported(op, "on complex values");
@@ -725,6 +874,29 @@ absl::Status FunctionExpander::ExpandOp(Operation& op) {
     Alias(op,
           Emit(absl::StrCat("\"stablehlo.convert\"(", RefText(z->re), ") : (",
                             type_, ") -> ", TypeText(op.result_types[0]))));
+    return absl::OkStatus();
+  }
+  if (name == "stablehlo.bitcast_convert") {
+    // Through the interleaved form, which is the complex value's bits.
+    ValueRef source = op.operands[0];
+    std::string source_type = TypeText(op.operand_types[0]);
+    if (IsComplex(op.operand_types[0])) {
+      absl::StatusOr<Parts> z = PartsOf(op, 0);
+      if (!z.ok()) return z.status();
+      source = Pack(*z, op.operand_types[0]);
+      source_type = InterleavedType(op.operand_types[0]).text;
+    }
+    const std::string target_type =
+        complex_result ? InterleavedType(op.result_types[0]).text
+                       : TypeText(op.result_types[0]);
+    const ValueRef bits =
+        Emit(absl::StrCat("\"stablehlo.bitcast_convert\"(", RefText(source),
+                          ") : (", source_type, ") -> ", target_type));
+    if (complex_result) {
+      Define(op, Unpack(bits, op.result_types[0]));
+    } else {
+      Alias(op, bits);
+    }
     return absl::OkStatus();
   }
   if (name == "stablehlo.iota") {
@@ -897,25 +1069,15 @@ bool MentionsComplex(const mlir::Module& module) {
   return false;
 }
 
-absl::Status ExpandComplex(mlir::Module& module) {
+absl::Status ExpandComplex(mlir::Module& module,
+                           ComplexSignatures* signatures) {
   int counter = 0;
   for (mlir::Function& function : module.functions) {
-    bool complex_signature = AnyComplex(function.result_types);
-    for (const mlir::FunctionArgument& argument : function.arguments) {
-      complex_signature = complex_signature || IsComplex(argument.type);
-    }
-    if (complex_signature) {
-      return absl::UnimplementedError(absl::StrCat(
-          function.location.line, ":", function.location.column, ": function @",
-          function.name,
-          " takes or returns complex values; complex values are supported "
-          "inside a function only"));
-    }
     FunctionExpander expander(&counter);
-    for (mlir::Block& block : function.body.blocks) {
-      absl::Status status = expander.ExpandOps(block.operations);
-      if (!status.ok()) return status;
-    }
+    ComplexSignature signature;
+    absl::Status status = expander.ExpandFunction(function, &signature);
+    if (!status.ok()) return status;
+    if (signatures != nullptr) (*signatures)[function.name] = signature;
   }
   return absl::OkStatus();
 }

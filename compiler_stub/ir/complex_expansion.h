@@ -7,9 +7,14 @@
 // others as the formulas of complex arithmetic (multiply, divide, exp, log,
 // sqrt, the trigonometric ops, fft as products with DFT matrices, ...).
 // Neither the IR nor the plugins see a complex type: both run the result as
-// any real program.
+// any real program, and complex buffers cross into and out of it as their
+// interleaved parts.
 #ifndef PJRTX_COMPILER_STUB_IR_COMPLEX_EXPANSION_H_
 #define PJRTX_COMPILER_STUB_IR_COMPLEX_EXPANSION_H_
+
+#include <map>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "compiler_stub/mlir/ast.h"
@@ -19,12 +24,25 @@ namespace pjrtx::ir {
 // Whether any type of `module` is complex (then ExpandComplex has work).
 bool MentionsComplex(const mlir::Module& module);
 
-// Rewrites every function of `module` in place. UNIMPLEMENTED "L:C: ..."
-// naming the op for complex values where this expansion has no rule: as
-// function arguments or results (a buffer of interleaved parts), as region
-// arguments, and for ops without a formula here (e.g. atan2,
-// triangular_solve, bitcast_convert of complex values).
-absl::Status ExpandComplex(mlir::Module& module);
+// Which arguments and results of a function were complex tensors. They
+// cross the function's boundary (its arguments, func.return, func.call)
+// interleaved: complex<f32>[dims] as f32[dims, 2], real part first, which
+// is the memory layout of a complex buffer, so that an entry function's
+// complex arguments and results are C64 / C128 buffers as they are.
+struct ComplexSignature {
+  std::vector<bool> arguments;
+  std::vector<bool> results;
+};
+using ComplexSignatures = std::map<std::string, ComplexSignature>;
+
+// Rewrites every function of `module` in place and, when `signatures` is
+// given, records each function's ComplexSignature by name.
+// UNIMPLEMENTED "L:C: ..." naming the op for complex values where this
+// expansion has no rule: as region arguments and for ops without a
+// formula here (e.g. atan2 and triangular_solve of complex values, and
+// the ops with regions: while, reduce, sort, ...).
+absl::Status ExpandComplex(mlir::Module& module,
+                           ComplexSignatures* signatures = nullptr);
 
 }  // namespace pjrtx::ir
 

@@ -392,9 +392,18 @@ absl::StatusOr<Program> LowerModule(const mlir::Module& module,
                                     const LowerOptions& options) {
   if (!MentionsComplex(module)) return Lowerer(module, options).Run();
   mlir::Module expanded = module;
-  absl::Status status = ExpandComplex(expanded);
+  ComplexSignatures signatures;
+  absl::Status status = ExpandComplex(expanded, &signatures);
   if (!status.ok()) return status;
-  return Lowerer(expanded, options).Run();
+  absl::StatusOr<Program> program = Lowerer(expanded, options).Run();
+  if (!program.ok()) return program;
+  absl::StatusOr<const mlir::Function*> entry =
+      FindEntryFunction(expanded, options.entry);
+  if (!entry.ok()) return entry.status();
+  const ComplexSignature& signature = signatures[(*entry)->name];
+  program->complex_parameters = signature.arguments;
+  program->complex_results = signature.results;
+  return program;
 }
 
 }  // namespace pjrtx::ir

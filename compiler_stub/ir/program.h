@@ -237,6 +237,11 @@ struct Program {
   // Whether any computation has a collective or send/recv instruction: runs
   // then meet the other processes of their launch.
   bool has_collectives = false;
+  // The entry's parameters and results that are complex buffers (C64 for
+  // f32 parts, C128 for f64), which its computation sees as [..., 2]
+  // tensors of their parts (complex_expansion.h); empty when none are.
+  std::vector<bool> complex_parameters;
+  std::vector<bool> complex_results;
 };
 
 }  // namespace pjrtx::ir

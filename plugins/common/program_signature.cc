@@ -51,7 +51,8 @@ PJRTX_Buffer_Type ToBufferType(ir::ElementType type) {
 }
 
 absl::StatusOr<std::vector<ArraySignature>> Signatures(
-    const std::vector<ir::ValueType>& types, const char* what) {
+    const std::vector<ir::ValueType>& types, const std::vector<bool>& complex,
+    const char* what) {
   std::vector<ArraySignature> signatures;
   for (size_t i = 0; i < types.size(); ++i) {
     if (types[i].kind != ir::ValueType::Kind::kTensor) {
@@ -59,8 +60,23 @@ absl::StatusOr<std::vector<ArraySignature>> Signatures(
           absl::StrCat("Entry ", what, " ", i, " is ", types[i].ToString(),
                        "; entry functions take and return tensors only"));
     }
-    signatures.push_back(
-        {ToBufferType(types[i].shape.type), types[i].shape.dims});
+    const ir::Shape& shape = types[i].shape;
+    if (i < complex.size() && complex[i]) {
+      // Interleaved parts; the expansion made them [..., 2] of f32 or f64.
+      if (shape.dims.empty() || shape.dims.back() != 2 ||
+          (shape.type != ir::ElementType::kF32 &&
+           shape.type != ir::ElementType::kF64)) {
+        return absl::InternalError(
+            absl::StrCat("Entry ", what, " ", i, " is a complex value held as ",
+                         types[i].ToString(), ", expected [..., 2] parts"));
+      }
+      signatures.push_back(
+          {shape.type == ir::ElementType::kF32 ? PJRTX_Buffer_Type_C64
+                                               : PJRTX_Buffer_Type_C128,
+           std::vector<int64_t>(shape.dims.begin(), shape.dims.end() - 1)});
+      continue;
+    }
+    signatures.push_back({ToBufferType(shape.type), shape.dims});
   }
   return signatures;
 }

@@ -17,9 +17,12 @@ PJRTX_Buffer_Type ToBufferType(ir::ElementType type);
 
 // One signature per type; UNIMPLEMENTED for a tuple or token (entry
 // functions take and return tensors only). `what` ("argument", "result")
-// names them in the error.
+// names them in the error. Where `complex` (may be shorter than `types`)
+// is true, the type is a complex buffer's parts, [..., 2] of f32 or f64:
+// its signature is C64 or C128 without the last dimension.
 absl::StatusOr<std::vector<ArraySignature>> Signatures(
-    const std::vector<ir::ValueType>& types, const char* what);
+    const std::vector<ir::ValueType>& types, const std::vector<bool>& complex,
+    const char* what);
 
 }  // namespace pjrtx
 

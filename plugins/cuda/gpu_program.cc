@@ -562,10 +562,13 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
   const pjrtx::ir::Computation& entry = program.computations[program.entry];
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
-  PJRTX_ASSIGN_OR_RETURN(compiled.inputs,
-                         pjrtx::Signatures(entry.parameter_types, "argument"));
-  PJRTX_ASSIGN_OR_RETURN(compiled.outputs,
-                         pjrtx::Signatures(entry.result_types, "result"));
+  PJRTX_ASSIGN_OR_RETURN(
+      compiled.inputs,
+      pjrtx::Signatures(entry.parameter_types, program.complex_parameters,
+                        "argument"));
+  PJRTX_ASSIGN_OR_RETURN(
+      compiled.outputs,
+      pjrtx::Signatures(entry.result_types, program.complex_results, "result"));
   compiled.has_collectives = program.has_collectives;
   compiled.num_replicas = program.num_replicas;
   compiled.num_partitions = program.num_partitions;

@@ -119,11 +119,11 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   const pjrtx::ir::Computation& entry = program->computations[program->entry];
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
-  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs =
-      pjrtx::Signatures(entry.parameter_types, "argument");
+  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs = pjrtx::Signatures(
+      entry.parameter_types, program->complex_parameters, "argument");
   if (!inputs.ok()) return inputs.status();
   absl::StatusOr<std::vector<pjrtx::ArraySignature>> outputs =
-      pjrtx::Signatures(entry.result_types, "result");
+      pjrtx::Signatures(entry.result_types, program->complex_results, "result");
   if (!outputs.ok()) return outputs.status();
   compiled.inputs = *std::move(inputs);
   compiled.outputs = *std::move(outputs);

@@ -1,12 +1,14 @@
 // Complex values are expanded into real and imaginary parts before
 // lowering: no complex type is left, each new op keeps the location of the
-// op it came from, and what the expansion cannot do is UNIMPLEMENTED (a
+// op it came from, complex arguments and results cross interleaved, and
+// what the expansion cannot do is UNIMPLEMENTED (a
 // corpus case skips) while ill-formed uses are INVALID_ARGUMENT, each
 // naming the op. Values are checked by tests/corpus/complex_ops.mlir on
 // every plugin.
 #include "compiler_stub/ir/complex_expansion.h"
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -89,13 +91,24 @@ TEST(ComplexExpansionTest, ModulesWithoutComplexValuesAreLeftAlone) {
   EXPECT_EQ(module.functions[0].body.blocks[0].operations.size(), 2u);
 }
 
-TEST(ComplexExpansionTest, ComplexArgumentsAndResultsAreUnimplemented) {
-  const absl::Status status = CompileStatus(
-      "func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> "
-      "{\n  func.return %x : tensor<2xcomplex<f32>>\n}\n");
-  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
-  EXPECT_THAT(status.message(), HasSubstr("1:1: function @main takes or "
-                                          "returns complex values"));
+TEST(ComplexExpansionTest, ArgumentsAndResultsCrossInterleaved) {
+  absl::StatusOr<ir::Program> program = compiler::Compile(
+      "func.func @main(%x: tensor<2xcomplex<f32>>, %n: tensor<2xf32>) -> "
+      "(tensor<2xf32>, tensor<2xcomplex<f32>>) {\n"
+      "  %y = stablehlo.multiply %x, %x : tensor<2xcomplex<f32>>\n"
+      "  func.return %n, %y : tensor<2xf32>, tensor<2xcomplex<f32>>\n}\n",
+      compiler::CompileOptions());
+  ASSERT_TRUE(program.ok()) << program.status();
+  EXPECT_EQ(program->complex_parameters, (std::vector<bool>{true, false}));
+  EXPECT_EQ(program->complex_results, (std::vector<bool>{false, true}));
+  const ir::Computation& entry = program->computations[program->entry];
+  // complex<f32>[2] is f32[2, 2]: the memory of a C64 buffer.
+  EXPECT_EQ(entry.parameter_types[0].shape,
+            (ir::Shape{ir::ElementType::kF32, {2, 2}}));
+  EXPECT_EQ(entry.parameter_types[1].shape,
+            (ir::Shape{ir::ElementType::kF32, {2}}));
+  EXPECT_EQ(entry.result_types[1].shape,
+            (ir::Shape{ir::ElementType::kF32, {2, 2}}));
 }
 
 TEST(ComplexExpansionTest, OpsWithoutAFormulaAreUnimplementedNamingThem) {

@@ -51,7 +51,10 @@ size_t ElementSize(PJRTX_Buffer_Type type) {
     case PJRTX_Buffer_Type_S64:
     case PJRTX_Buffer_Type_U64:
     case PJRTX_Buffer_Type_F64:
+    case PJRTX_Buffer_Type_C64:
       return 8;
+    case PJRTX_Buffer_Type_C128:
+      return 16;
     default:
       return 0;
   }
@@ -68,7 +71,8 @@ const std::vector<PJRTX_Buffer_Type>& SupportedElementTypes() {
       PJRTX_Buffer_Type_BF16,     PJRTX_Buffer_Type_F8E5M2,
       PJRTX_Buffer_Type_F8E4M3FN, PJRTX_Buffer_Type_S2,
       PJRTX_Buffer_Type_S4,       PJRTX_Buffer_Type_U2,
-      PJRTX_Buffer_Type_U4};
+      PJRTX_Buffer_Type_U4,       PJRTX_Buffer_Type_C64,
+      PJRTX_Buffer_Type_C128};
   return *types;
 }
 
@@ -91,6 +95,9 @@ int MinorIntroducing(PJRTX_Buffer_Type type) {
     case PJRTX_Buffer_Type_U2:
     case PJRTX_Buffer_Type_U4:
       return 3;
+    case PJRTX_Buffer_Type_C64:
+    case PJRTX_Buffer_Type_C128:
+      return 5;
     default:
       return 1;
   }

@@ -2,6 +2,7 @@
 // capability: results, asynchrony, failures reaching outputs, donation,
 // serialization, and bad programs.
 
+#include <complex>
 #include <cstring>
 #include <regex>
 #include <string>
@@ -233,6 +234,86 @@ TEST_F(ExecuteTest, WrongArgumentsAreRejectedBeforeAnythingRuns) {
   EXPECT_TRUE(
       IsError(Run(executable.get(), device(), {x.get()}, 1, &outputs, &done),
               PJRTX_Error_Code_INVALID_ARGUMENT));
+}
+
+// Complex buffers (ABI 0.5) in and out: z * w and |z| for C64 z, w, and
+// the FFT of a C128 vector.
+constexpr char kComplex[] = R"(
+func.func @main(%z: tensor<3xcomplex<f32>>, %w: tensor<3xcomplex<f32>>,
+                %v: tensor<4xcomplex<f64>>)
+    -> (tensor<3xcomplex<f32>>, tensor<3xf32>, tensor<4xcomplex<f64>>) {
+  %p = stablehlo.multiply %z, %w : tensor<3xcomplex<f32>>
+  %a = stablehlo.abs %z : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
+  %f = stablehlo.fft %v, type = FFT, length = [4] : (tensor<4xcomplex<f64>>) -> tensor<4xcomplex<f64>>
+  func.return %p, %a, %f : tensor<3xcomplex<f32>>, tensor<3xf32>, tensor<4xcomplex<f64>>
+}
+)";
+
+TEST_F(ExecuteTest, ComplexArgumentsAndResultsAreComplexBuffers) {
+  if (api()->pjrtx_api_version.minor_version < 5) {
+    GTEST_SKIP() << "plugin implements ABI < 0.5 (no complex buffers)";
+  }
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kComplex, &executable));
+  auto meta = PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_Metadata_Args);
+  meta.executable = executable.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_Metadata(&meta));
+  ASSERT_EQ(meta.num_outputs, 3u);
+  EXPECT_EQ(meta.output_types[0], PJRTX_Buffer_Type_C64);
+  EXPECT_EQ(meta.output_types[1], PJRTX_Buffer_Type_F32);
+  EXPECT_EQ(meta.output_types[2], PJRTX_Buffer_Type_C128);
+  ASSERT_EQ(meta.output_ranks[0], 1u);
+  EXPECT_EQ(meta.output_dims[meta.output_dims_offsets[0]], 3);
+
+  using C64 = std::complex<float>;
+  using C128 = std::complex<double>;
+  const std::vector<C64> z = {{1, 2}, {-3, 0.5f}, {0, -4}};
+  const std::vector<C64> w = {{0.5f, -1}, {2, 2}, {-1, 0}};
+  const std::vector<C128> v = {{1, 0}, {0, 1}, {-1, 0.5}, {2, -2}};
+  PJRTX_Device* device = addressable_devices()[0];
+  BufferPtr z_buffer, w_buffer, v_buffer;
+  ASSERT_PJRTX_OK(BufferFromHost(
+      client(), DenseSpec(z.data(), PJRTX_Buffer_Type_C64, {3}, device),
+      &z_buffer));
+  ASSERT_PJRTX_OK(BufferFromHost(
+      client(), DenseSpec(w.data(), PJRTX_Buffer_Type_C64, {3}, device),
+      &w_buffer));
+  ASSERT_PJRTX_OK(BufferFromHost(
+      client(), DenseSpec(v.data(), PJRTX_Buffer_Type_C128, {4}, device),
+      &v_buffer));
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  ASSERT_PJRTX_OK(Run(executable.get(), device,
+                      {z_buffer.get(), w_buffer.get(), v_buffer.get()}, 3,
+                      &outputs, &done));
+  ASSERT_PJRTX_OK(AwaitEvent(done.get()));
+  EXPECT_EQ(BufferElementType(outputs[0].get()), PJRTX_Buffer_Type_C64);
+  EXPECT_EQ(BufferElementType(outputs[2].get()), PJRTX_Buffer_Type_C128);
+
+  std::vector<uint8_t> bytes;
+  ASSERT_PJRTX_OK(ToHost(outputs[0].get(), &bytes));
+  ASSERT_EQ(bytes.size(), 3 * sizeof(C64));
+  std::vector<C64> product(3);
+  std::memcpy(product.data(), bytes.data(), bytes.size());
+  std::vector<float> magnitude = ReadF32(outputs[1].get());
+  ASSERT_EQ(magnitude.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(product[i].real(), (z[i] * w[i]).real(), 1e-5) << i;
+    EXPECT_NEAR(product[i].imag(), (z[i] * w[i]).imag(), 1e-5) << i;
+    EXPECT_NEAR(magnitude[i], std::abs(z[i]), 1e-5) << i;
+  }
+  ASSERT_PJRTX_OK(ToHost(outputs[2].get(), &bytes));
+  ASSERT_EQ(bytes.size(), 4 * sizeof(C128));
+  std::vector<C128> spectrum(4);
+  std::memcpy(spectrum.data(), bytes.data(), bytes.size());
+  for (int k = 0; k < 4; ++k) {
+    C128 expected = 0;
+    for (int j = 0; j < 4; ++j) {
+      expected += v[j] * std::polar(1.0, -2 * M_PI * ((j * k) % 4) / 4);
+    }
+    EXPECT_NEAR(spectrum[k].real(), expected.real(), 1e-12) << k;
+    EXPECT_NEAR(spectrum[k].imag(), expected.imag(), 1e-12) << k;
+  }
 }
 
 }  // namespace

@@ -676,11 +676,40 @@ func.func @structural_complex() {
 
 // -----
 
+func.func @bitcast_convert_complex() {
+  %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
+  %b = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1xi64>
+  %y = stablehlo.bitcast_convert %b : (tensor<1xi64>) -> tensor<1xcomplex<f32>>
+  %p = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1x2xf32>
+  check.expect_eq_const %b, dense<[-4611686017357840384]> : tensor<1xi64>
+  check.expect_eq_const %y, dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
+  check.expect_eq_const %p, dense<[[1.5, -2.0]]> : tensor<1x2xf32>
+  func.return
+}
+
+// -----
+
 func.func @real_imag_of_float() {
   %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
   %re = stablehlo.real %x : tensor<2xf32>
   %im = stablehlo.imag %x : tensor<2xf32>
   check.expect_eq_const %re, dense<[1.5, -2.0]> : tensor<2xf32>
   check.expect_eq_const %im, dense<[0.0, 0.0]> : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+func.func private @square_and_conjugate(%z: tensor<2xcomplex<f64>>) -> (tensor<2xcomplex<f64>>, tensor<2xf64>) {
+  %s = stablehlo.multiply %z, %z : tensor<2xcomplex<f64>>
+  %re = stablehlo.real %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+  func.return %s, %re : tensor<2xcomplex<f64>>, tensor<2xf64>
+}
+
+func.func @call_with_complex_values() {
+  %z = stablehlo.constant dense<[(1.0, 2.0), (-3.0, 0.5)]> : tensor<2xcomplex<f64>>
+  %r:2 = func.call @square_and_conjugate(%z) : (tensor<2xcomplex<f64>>) -> (tensor<2xcomplex<f64>>, tensor<2xf64>)
+  check.expect_almost_eq_const %r#0, dense<[(-3.0, 4.0), (8.75, -3.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %r#1, dense<[1.0, -3.0]> : tensor<2xf64>
   func.return
 }

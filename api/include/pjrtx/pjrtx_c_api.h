@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define PJRTX_API_MAJOR 0
-#define PJRTX_API_MINOR 4
+#define PJRTX_API_MINOR 5
 
 /* Size of a struct up to and including its last field: what a caller passes
  * in struct_size. Trailing padding is excluded so that appending a field
@@ -489,6 +489,7 @@ typedef enum {
   PJRTX_Buffer_Type_F32,
   PJRTX_Buffer_Type_F64,
   PJRTX_Buffer_Type_BF16,
+  /* Complex numbers (from 0.5): a pair of F32 / F64, real part first. */
   PJRTX_Buffer_Type_C64,
   PJRTX_Buffer_Type_C128,
   PJRTX_Buffer_Type_F8E5M2,

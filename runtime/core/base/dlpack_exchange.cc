@@ -44,11 +44,15 @@ absl::StatusOr<DLDataType> ToDLDataType(PJRTX_Buffer_Type type) {
       return make(kDLFloat, 64);
     case PJRTX_Buffer_Type_BF16:
       return make(kDLBfloat, 16);
+    case PJRTX_Buffer_Type_C64:
+      return make(kDLComplex, 64);
+    case PJRTX_Buffer_Type_C128:
+      return make(kDLComplex, 128);
     default:
       return absl::UnimplementedError(absl::StrCat(
           "Element type ", ElementTypeName(type),
           " has no DLPack 0.6 type code; exportable types are S8-S64, "
-          "U8-U64, F16, BF16, F32, F64"));
+          "U8-U64, F16, BF16, F32, F64, C64, C128"));
   }
 }
 
@@ -59,7 +63,7 @@ absl::StatusOr<PJRTX_Buffer_Type> FromDLDataType(DLDataType dtype) {
   }
   const int code = dtype.code;
   const int bits = dtype.bits;
-  for (int t = PJRTX_Buffer_Type_S8; t <= PJRTX_Buffer_Type_BF16; ++t) {
+  for (int t = PJRTX_Buffer_Type_S8; t <= PJRTX_Buffer_Type_C128; ++t) {
     auto type = static_cast<PJRTX_Buffer_Type>(t);
     absl::StatusOr<DLDataType> candidate = ToDLDataType(type);
     if (candidate.ok() && candidate->code == code && candidate->bits == bits) {

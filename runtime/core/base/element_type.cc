@@ -20,7 +20,7 @@ constexpr std::array<const char*, 34> kTypeNames = {
 
 constexpr char kSupportedList[] =
     "PRED, S2, S4, S8, S16, S32, S64, U2, U4, U8, U16, U32, U64, F16, BF16, "
-    "F32, F64, F8E5M2, F8E4M3FN";
+    "F32, F64, C64, C128, F8E5M2, F8E4M3FN";
 
 }  // namespace
 
@@ -56,7 +56,10 @@ absl::StatusOr<size_t> SupportedElementSize(PJRTX_Buffer_Type type) {
     case PJRTX_Buffer_Type_S64:
     case PJRTX_Buffer_Type_U64:
     case PJRTX_Buffer_Type_F64:
+    case PJRTX_Buffer_Type_C64:
       return 8;
+    case PJRTX_Buffer_Type_C128:
+      return 16;
     default:
       return absl::UnimplementedError(absl::StrCat(
           "Element type ", ElementTypeName(type),
