@@ -58,6 +58,9 @@ bool Mutate(std::string& text, std::mt19937& rng) {
           // An element type.
           {std::regex(R"(xf32>)"), {"xi32>", "xf16>", "xi1>", "xui8>"}},
           {std::regex(R"(xi64>)"), {"xf32>", "xi8>", "xi1>"}},
+          {std::regex(R"(complex<f64>)"),
+           {"complex<f32>", "f64", "complex<i32>", "complex<f16>"}},
+          {std::regex(R"(\(-?[0-9.]+, )"), {"(", "(1.0, 2.0, ", "1.0, "}},
           // Integer lists in attributes.
           {std::regex(R"(array<i64: [0-9, ]*>)"),
            {"array<i64: 5>", "array<i64>", "array<i64: -1, 0>",
