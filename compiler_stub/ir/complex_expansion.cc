@@ -388,6 +388,11 @@ class FunctionExpander {
   // call's complex results are unpacked.
   absl::Status ExpandBoundary(Operation& op);
 
+  // A reduce of one complex operand whose body only adds: the sum of each
+  // part.
+  static bool IsComplexSum(const Operation& op);
+  absl::Status ExpandSum(const Operation& op);
+
   absl::Status ExpandOp(Operation& op);
   absl::Status ExpandFft(Operation& op);
   absl::Status ExpandCheck(Operation& op);
@@ -552,6 +557,56 @@ absl::Status FunctionExpander::ExpandBoundary(Operation& op) {
     result.index = static_cast<int>(i);
     parts_[KeyOf(result)] = Unpack(result, op.result_types[i]);
   }
+  return absl::OkStatus();
+}
+
+bool FunctionExpander::IsComplexSum(const Operation& op) {
+  if (op.operands.size() != 2 || op.num_results != 1 ||
+      op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
+    return false;
+  }
+  const mlir::Block& body = op.regions[0].blocks[0];
+  if (body.arguments.size() != 2 || body.operations.size() != 2) return false;
+  const Operation& add = body.operations[0];
+  const Operation& done = body.operations[1];
+  auto is_argument = [&](const ValueRef& ref) {
+    return ref.index == 0 && (ref.name == body.arguments[0].name ||
+                              ref.name == body.arguments[1].name);
+  };
+  return IsComplex(op.operand_types[0]) && IsComplex(op.operand_types[1]) &&
+         add.name == "stablehlo.add" && add.operands.size() == 2 &&
+         is_argument(add.operands[0]) && is_argument(add.operands[1]) &&
+         add.operands[0].name != add.operands[1].name &&
+         (done.name == "stablehlo.return" || done.name == "func.return") &&
+         done.operands.size() == 1 && done.operands[0].name == add.result_name;
+}
+
+absl::Status FunctionExpander::ExpandSum(const Operation& op) {
+  absl::StatusOr<Parts> x = PartsOf(op, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<Parts> init = PartsOf(op, 1);
+  if (!init.ok()) return init.status();
+  Parts sum;
+  for (int part = 0; part < 2; ++part) {
+    Operation copy = op;
+    copy.operands = {part == 0 ? x->re : x->im,
+                     part == 0 ? init->re : init->im};
+    for (Type& type : copy.operand_types) type = PartType(type);
+    for (Type& type : copy.result_types) type = PartType(type);
+    mlir::Block& body = copy.regions[0].blocks[0];
+    for (mlir::BlockArgument& argument : body.arguments) {
+      argument.type = PartType(argument.type);
+    }
+    for (Operation& inner : body.operations) {
+      for (Type& type : inner.operand_types) type = PartType(type);
+      for (Type& type : inner.result_types) type = PartType(type);
+    }
+    const ValueRef result = Fresh();
+    copy.result_name = result.name;
+    (part == 0 ? sum.re : sum.im) = result;
+    out_->push_back(std::move(copy));
+  }
+  Define(op, sum);
   return absl::OkStatus();
 }
 
@@ -832,6 +887,7 @@ absl::Status FunctionExpander::ExpandOp(Operation& op) {
   if (name == "func.return" || name == "func.call" || name == "call") {
     return ExpandBoundary(op);
   }
+  if (name == "stablehlo.reduce" && IsComplexSum(op)) return ExpandSum(op);
   if (op.num_results != 1 || op.result_types.size() != 1 ||
       !op.regions.empty()) {
     return Unsupported(op, "on complex values");

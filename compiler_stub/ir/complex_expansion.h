@@ -5,7 +5,8 @@
 // complex values by ops on the parts: the structural ops (reshape,
 // transpose, slice, ...) and add/subtract/negate run once per part, the
 // others as the formulas of complex arithmetic (multiply, divide, exp, log,
-// sqrt, the trigonometric ops, fft as products with DFT matrices, ...).
+// sqrt, the trigonometric ops, fft as products with DFT matrices, a
+// reduce that sums as a sum of each part, ...).
 // Neither the IR nor the plugins see a complex type: both run the result as
 // any real program, and complex buffers cross into and out of it as their
 // interleaved parts.
@@ -40,7 +41,7 @@ using ComplexSignatures = std::map<std::string, ComplexSignature>;
 // UNIMPLEMENTED "L:C: ..." naming the op for complex values where this
 // expansion has no rule: as region arguments and for ops without a
 // formula here (e.g. atan2 and triangular_solve of complex values, and
-// the ops with regions: while, reduce, sort, ...).
+// the ops with regions other than a reduce that sums: while, sort, ...).
 absl::Status ExpandComplex(mlir::Module& module,
                            ComplexSignatures* signatures = nullptr);
 

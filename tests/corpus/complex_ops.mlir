@@ -676,6 +676,22 @@ func.func @structural_complex() {
 
 // -----
 
+func.func @reduce_sum_complex() {
+  %x = stablehlo.constant dense<[[(1.0, 10.0), (2.0, 20.0), (3.0, 30.0)], [(4.0, 40.0), (5.0, 50.0), (6.0, -60.0)]]> : tensor<2x3xcomplex<f64>>
+  %zero = stablehlo.constant dense<(0.5, -0.5)> : tensor<complex<f64>>
+  %rows = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<2xcomplex<f64>>
+  %all = "stablehlo.reduce"(%x, %zero) ({
+  ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+    %s = stablehlo.add %b, %a : tensor<complex<f64>>
+    stablehlo.return %s : tensor<complex<f64>>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<complex<f64>>
+  check.expect_almost_eq_const %rows, dense<[(6.5, 59.5), (15.5, 29.5)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %all, dense<(21.5, 89.5)> : tensor<complex<f64>>
+  func.return
+}
+
+// -----
+
 func.func @bitcast_convert_complex() {
   %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
   %b = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1xi64>
