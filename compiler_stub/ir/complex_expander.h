@@ -149,7 +149,6 @@ inline ValueRef Named(std::string name) {
 }
 
 // Expands one function: complex values are tracked as their parts, values
-
 // that became other values (real(z) is z's real part) as aliases.
 class ComplexExpander {
  public:
