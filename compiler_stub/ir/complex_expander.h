@@ -123,7 +123,12 @@ inline std::string Number(double value) {
   return result;
 }
 
-// fft runs as products with DFT matrices (n^2 entries per dimension).
+// fft: a length up to kMaxDftLength is a product with its DFT matrix
+// (n^2 entries); a longer one n = n1 n2 splits into DFTs of n1 and n2
+// (the four-step algorithm), down to matrices of at most kMaxDftLength,
+// so a prime factor above that is not supported. (Splitting shorter
+// lengths costs more in extra passes than it saves in multiply-adds: an
+// RFFT of 64 x 256 took 4x as long split into 16 x 16.)
 inline constexpr int64_t kMaxDftLength = 512;
 
 // A tensor type's spelling, regenerated (the source text of a pretty form
@@ -387,6 +392,21 @@ class ComplexExpander {
                     int64_t k, const std::vector<double>& matrix);
   Parts ComplexDft(const Parts& x, std::vector<int64_t>& dims, int axis,
                    int64_t n, bool inverse);
+  // ComplexDft of n = n1 * n2 along `axis`: n2 DFTs of length n1 after n1
+  // of length n2 and a twiddle, as in the four-step algorithm.
+  Parts FourStepDft(const Parts& x, const std::vector<int64_t>& dims, int axis,
+                    int64_t n1, bool inverse);
+  // Real to complex (the n / 2 + 1 bins) and back along the last axis.
+  Parts RealDft(const ValueRef& x, std::vector<int64_t>& dims, int64_t n);
+  ValueRef InverseRealDft(const Parts& x, std::vector<int64_t>& dims,
+                          int64_t n);
+  // Structural steps on part tensors of `element_`.
+  ValueRef Reshape(const ValueRef& x, const std::vector<int64_t>& from,
+                   const std::vector<int64_t>& to);
+  ValueRef Transpose(const ValueRef& x, const std::vector<int64_t>& from,
+                     const std::vector<int64_t>& permutation);
+  ValueRef SliceLast(const ValueRef& x, const std::vector<int64_t>& from,
+                     int64_t start, int64_t limit);
 
   int* counter_;
   std::map<ValueKey, Parts> parts_;

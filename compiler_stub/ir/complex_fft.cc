@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -58,8 +59,196 @@ static double Angle(int64_t j, int64_t k, int64_t n) {
   return 2 * M_PI * static_cast<double>((j * k) % n) / static_cast<double>(n);
 }
 
+// The factor of n nearest its square root from below; 1 for a prime.
+static int64_t SplitFactor(int64_t n) {
+  for (int64_t f = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+       f > 1; --f) {
+    if (n % f == 0) return f;
+  }
+  return 1;
+}
+
+// Whether ComplexDft can do length n: by matrix, or split into lengths it
+// can do.
+static bool DftLengthSupported(int64_t n) {
+  if (n <= kMaxDftLength) return true;
+  const int64_t f = SplitFactor(n);
+  return f > 1 && DftLengthSupported(f) && DftLengthSupported(n / f);
+}
+
+ValueRef ComplexExpander::Reshape(const ValueRef& x,
+                                  const std::vector<int64_t>& from,
+                                  const std::vector<int64_t>& to) {
+  return Emit(absl::StrCat("\"stablehlo.reshape\"(", RefText(x), ") : (",
+                           TensorText(from, element_), ") -> ",
+                           TensorText(to, element_)));
+}
+
+ValueRef ComplexExpander::Transpose(const ValueRef& x,
+                                    const std::vector<int64_t>& from,
+                                    const std::vector<int64_t>& permutation) {
+  std::vector<int64_t> to;
+  for (int64_t d : permutation) to.push_back(from[d]);
+  return Emit(absl::StrCat(
+      "\"stablehlo.transpose\"(", RefText(x),
+      ") {permutation = array<i64: ", absl::StrJoin(permutation, ", "),
+      ">} : (", TensorText(from, element_), ") -> ", TensorText(to, element_)));
+}
+
+ValueRef ComplexExpander::SliceLast(const ValueRef& x,
+                                    const std::vector<int64_t>& from,
+                                    int64_t start, int64_t limit) {
+  std::vector<int64_t> starts(from.size(), 0), limits = from,
+                                               strides(from.size(), 1);
+  starts.back() = start;
+  limits.back() = limit;
+  std::vector<int64_t> to = from;
+  to.back() = limit - start;
+  return Emit(absl::StrCat(
+      "\"stablehlo.slice\"(", RefText(x),
+      ") {start_indices = array<i64: ", absl::StrJoin(starts, ", "),
+      ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
+      ">, strides = array<i64: ", absl::StrJoin(strides, ", "), ">} : (",
+      TensorText(from, element_), ") -> ", TensorText(to, element_)));
+}
+
+Parts ComplexExpander::FourStepDft(const Parts& x,
+                                   const std::vector<int64_t>& dims, int axis,
+                                   int64_t n1, bool inverse) {
+  // Input index j = j1 + n1 j2 is [.., j2, j1, ..] row-major; output index
+  // k = k2 + n2 k1 is [.., k1, k2, ..].
+  const int64_t n = dims[axis], n2 = n / n1;
+  std::vector<int64_t> split = dims;
+  split[axis] = n1;
+  split.insert(split.begin() + axis, n2);
+  Parts y{Reshape(x.re, dims, split), Reshape(x.im, dims, split)};
+  y = ComplexDft(y, split, axis, n2, inverse);  // j2 -> k2.
+  // Twiddle w^(j1 k2), broadcast along the other dimensions.
+  std::vector<std::string> re_rows, im_rows;
+  for (int64_t k2 = 0; k2 < n2; ++k2) {
+    std::vector<std::string> re_row, im_row;
+    for (int64_t j1 = 0; j1 < n1; ++j1) {
+      const double angle = Angle(j1, k2, n);
+      re_row.push_back(Number(std::cos(angle)));
+      im_row.push_back(Number(inverse ? std::sin(angle) : -std::sin(angle)));
+    }
+    re_rows.push_back(absl::StrCat("[", absl::StrJoin(re_row, ", "), "]"));
+    im_rows.push_back(absl::StrCat("[", absl::StrJoin(im_row, ", "), "]"));
+  }
+  const std::string table_type = TensorText({n2, n1}, element_);
+  const std::string split_type = TensorText(split, element_);
+  Parts twiddle;
+  for (int part = 0; part < 2; ++part) {
+    const ValueRef table =
+        Emit(absl::StrCat("\"stablehlo.constant\"() {value = dense<[",
+                          absl::StrJoin(part == 0 ? re_rows : im_rows, ", "),
+                          "]> : ", table_type, "} : () -> ", table_type));
+    (part == 0 ? twiddle.re : twiddle.im) =
+        Emit(absl::StrCat("\"stablehlo.broadcast_in_dim\"(", RefText(table),
+                          ") {broadcast_dimensions = array<i64: ", axis, ", ",
+                          axis + 1, ">} : (", table_type, ") -> ", split_type));
+  }
+  type_ = split_type;
+  y = Multiply(y, twiddle);
+  y = ComplexDft(y, split, axis + 1, n1, inverse);  // j1 -> k1.
+  std::vector<int64_t> permutation;
+  for (int d = 0; d < static_cast<int>(split.size()); ++d) {
+    permutation.push_back(d == axis ? axis + 1 : d == axis + 1 ? axis : d);
+  }
+  std::vector<int64_t> swapped = split;
+  std::swap(swapped[axis], swapped[axis + 1]);
+  Parts result{Reshape(Transpose(y.re, split, permutation), swapped, dims),
+               Reshape(Transpose(y.im, split, permutation), swapped, dims)};
+  type_ = TensorText(dims, element_);
+  return result;
+}
+
+Parts ComplexExpander::RealDft(const ValueRef& x, std::vector<int64_t>& dims,
+                               int64_t n) {
+  const int last = static_cast<int>(dims.size()) - 1;
+  const int64_t k = n / 2 + 1;
+  if (n > kMaxDftLength) {
+    // The complex DFT of (x, 0), its first n / 2 + 1 bins.
+    type_ = TensorText(dims, element_);
+    Parts full = ComplexDft(Parts{x, Constant(0)}, dims, last, n, false);
+    Parts bins{SliceLast(full.re, dims, 0, k), SliceLast(full.im, dims, 0, k)};
+    dims[last] = k;
+    return bins;
+  }
+  std::vector<double> re(n * k), im(n * k);
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t c = 0; c < k; ++c) {
+      re[j * k + c] = std::cos(Angle(j, c, n));
+      im[j * k + c] = -std::sin(Angle(j, c, n));
+    }
+  }
+  Parts bins{Contract(x, dims, last, k, re), Contract(x, dims, last, k, im)};
+  dims[last] = k;
+  return bins;
+}
+
+ValueRef ComplexExpander::InverseRealDft(const Parts& x,
+                                         std::vector<int64_t>& dims,
+                                         int64_t n) {
+  const int last = static_cast<int>(dims.size()) - 1;
+  const int64_t k = n / 2 + 1;
+  if (n > kMaxDftLength) {
+    // The whole spectrum (the bins above n / 2 are the conjugates of
+    // those below), then the complex inverse, whose imaginary part is 0.
+    std::vector<int64_t> mirrored_dims = dims;
+    mirrored_dims.back() = n - k;
+    Parts mirrored;
+    for (int part = 0; part < 2; ++part) {
+      const ValueRef inner =
+          SliceLast(part == 0 ? x.re : x.im, dims, 1, n - k + 1);
+      ValueRef reversed =
+          Emit(absl::StrCat("\"stablehlo.reverse\"(", RefText(inner),
+                            ") {dimensions = array<i64: ", last, ">} : (",
+                            TensorText(mirrored_dims, element_), ") -> ",
+                            TensorText(mirrored_dims, element_)));
+      if (part == 1) {
+        type_ = TensorText(mirrored_dims, element_);
+        reversed = Op("negate", reversed);
+      }
+      (part == 0 ? mirrored.re : mirrored.im) = reversed;
+    }
+    std::vector<int64_t> full_dims = dims;
+    full_dims.back() = n;
+    Parts full;
+    for (int part = 0; part < 2; ++part) {
+      (part == 0 ? full.re : full.im) = Emit(absl::StrCat(
+          "\"stablehlo.concatenate\"(", RefText(part == 0 ? x.re : x.im), ", ",
+          RefText(part == 0 ? mirrored.re : mirrored.im),
+          ") {dimension = ", last, " : i64} : (", TensorText(dims, element_),
+          ", ", TensorText(mirrored_dims, element_), ") -> ",
+          TensorText(full_dims, element_)));
+    }
+    dims = full_dims;
+    return ComplexDft(full, dims, last, n, true).re;
+  }
+  // Hermitian symmetry: the bins above n/2 are the conjugates of those
+  // below, so each inner bin counts twice.
+  std::vector<double> re(k * n), im(k * n);
+  for (int64_t c = 0; c < k; ++c) {
+    const double weight = (c == 0 || 2 * c == n) ? 1.0 : 2.0;
+    for (int64_t j = 0; j < n; ++j) {
+      re[c * n + j] = weight * std::cos(Angle(c, j, n)) / n;
+      im[c * n + j] = -weight * std::sin(Angle(c, j, n)) / n;
+    }
+  }
+  const ValueRef from_re = Contract(x.re, dims, last, n, re);
+  const ValueRef from_im = Contract(x.im, dims, last, n, im);
+  dims[last] = n;
+  type_ = TensorText(dims, element_);
+  return Add(from_re, from_im);
+}
+
 Parts ComplexExpander::ComplexDft(const Parts& x, std::vector<int64_t>& dims,
                                   int axis, int64_t n, bool inverse) {
+  if (n > kMaxDftLength) {
+    const int64_t n1 = SplitFactor(n);
+    if (n1 > 1) return FourStepDft(x, dims, axis, n1, inverse);
+  }
   std::vector<double> re(n * n), im(n * n);
   const double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
   for (int64_t j = 0; j < n; ++j) {
@@ -94,12 +283,13 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
         count, " must be 1..3 and at most the operand's rank ", rank));
   }
   for (int64_t length : lengths) {
-    if (length > kMaxDftLength) {
-      return absl::UnimplementedError(absl::StrCat(
-          op.location.line, ":", op.location.column, ": ", op.name,
-          " of length ", length, ": lengths above ", kMaxDftLength,
-          " are not supported (each dimension is a product with its ",
-          "DFT matrix)"));
+    if (!DftLengthSupported(length)) {
+      return absl::UnimplementedError(
+          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+                       " of length ", length,
+                       ": lengths with a prime factor above ", kMaxDftLength,
+                       " are not supported (the DFT matrices of the "
+                       "factors are constants)"));
     }
   }
   const bool real_input = kind == "RFFT";
@@ -115,7 +305,6 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
                        dims[rank - count + j]));
     }
   }
-  const int last = rank - 1;
   if (kind == "FFT" || kind == "IFFT") {
     absl::StatusOr<Parts> x = PartsOf(op, 0);
     if (!x.ok()) return x.status();
@@ -125,17 +314,7 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     }
     Define(op, y);
   } else if (real_input) {
-    const int64_t n = lengths[count - 1], k = n / 2 + 1;
-    std::vector<double> re(n * k), im(n * k);
-    for (int64_t j = 0; j < n; ++j) {
-      for (int64_t c = 0; c < k; ++c) {
-        re[j * k + c] = std::cos(Angle(j, c, n));
-        im[j * k + c] = -std::sin(Angle(j, c, n));
-      }
-    }
-    Parts y{Contract(op.operands[0], dims, last, k, re),
-            Contract(op.operands[0], dims, last, k, im)};
-    dims[last] = k;
+    Parts y = RealDft(op.operands[0], dims, lengths[count - 1]);
     for (int j = 0; j < count - 1; ++j) {
       y = ComplexDft(y, dims, rank - count + j, lengths[j], false);
     }
@@ -147,22 +326,7 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     for (int j = 0; j < count - 1; ++j) {
       y = ComplexDft(y, dims, rank - count + j, lengths[j], true);
     }
-    // Hermitian symmetry: the bins above n/2 are the conjugates of those
-    // below, so each inner bin counts twice.
-    const int64_t n = lengths[count - 1], k = n / 2 + 1;
-    std::vector<double> re(k * n), im(k * n);
-    for (int64_t c = 0; c < k; ++c) {
-      const double weight = (c == 0 || 2 * c == n) ? 1.0 : 2.0;
-      for (int64_t j = 0; j < n; ++j) {
-        re[c * n + j] = weight * std::cos(Angle(c, j, n)) / n;
-        im[c * n + j] = -weight * std::sin(Angle(c, j, n)) / n;
-      }
-    }
-    const ValueRef from_re = Contract(y.re, dims, last, n, re);
-    const ValueRef from_im = Contract(y.im, dims, last, n, im);
-    dims[last] = n;
-    type_ = TensorText(dims, element_);
-    Alias(op, Add(from_re, from_im));
+    Alias(op, InverseRealDft(y, dims, lengths[count - 1]));
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,

@@ -18,7 +18,9 @@
 //      (the compiler runs complex values as real and imaginary parts)
 //      against the same loop over std::complex<float>; and an RFFT of
 //      f32[64, 256] (a product with the DFT matrix) against that product
-//      written plainly (a precomputed table, the same n^2 work).
+//      written plainly (a precomputed table, the same n^2 work), and an
+//      RFFT of f32[16, 4096] (split into DFTs of 64) against a radix-2
+//      FFT written plainly.
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
@@ -155,6 +157,31 @@ std::string RfftProgram(int64_t rows, int64_t n) {
                       "  %re = stablehlo.real %f : (", c, ") -> ", o, "\n",
                       "  %im = stablehlo.imag %f : (", c, ") -> ", o, "\n",
                       "  func.return %re, %im : ", o, ", ", o, "\n}\n");
+}
+
+// The DFT of the n real values at `in` (n a power of two) into `out`:
+// bit-reversed order, then log2(n) butterfly passes with the precomputed
+// roots w^j, j < n / 2.
+void RadixTwoFft(const float* in, const std::vector<std::complex<float>>& roots,
+                 std::vector<std::complex<float>>& out) {
+  const size_t n = out.size();
+  int bits = 0;
+  while ((size_t{1} << bits) < n) ++bits;
+  for (size_t i = 0; i < n; ++i) {
+    size_t reversed = 0;
+    for (int b = 0; b < bits; ++b) reversed |= ((i >> b) & 1) << (bits - 1 - b);
+    out[reversed] = in[i];
+  }
+  for (size_t half = 1; half < n; half *= 2) {
+    const size_t step = n / (2 * half);
+    for (size_t start = 0; start < n; start += 2 * half) {
+      for (size_t j = 0; j < half; ++j) {
+        const std::complex<float> t = roots[j * step] * out[start + j + half];
+        out[start + j + half] = out[start + j] - t;
+        out[start + j] += t;
+      }
+    }
+  }
 }
 
 // ragged_dot of [m, k] rows in `groups` equal groups with [groups, k, n],
@@ -457,6 +484,47 @@ int main(int argc, char** argv) {
         absl::StrCat("execute.rfft_", rows, "x", n, "_vs_plain_dft"), f,
         absl::StrFormat("us=%.1f plain_us=%.1f", f.subject_seconds * 1e6,
                         f.anchor_seconds * 1e6));
+
+    // A length that splits (4096 = 64 x 64) against a radix-2 FFT written
+    // plainly over std::complex<float>.
+    const int64_t long_rows = 16, long_n = 4096;
+    auto long_rfft =
+        Executable::Compile(*client, RfftProgram(long_rows, long_n));
+    if (!long_rfft.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   long_rfft.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<float> long_signal(long_rows * long_n);
+    for (int64_t i = 0; i < long_rows * long_n; ++i) {
+      long_signal[i] = std::sin(0.37f * static_cast<float>(i));
+    }
+    auto long_buffer = client->BufferFromHost(
+        long_signal.data(), PJRTX_Buffer_Type_F32, {long_rows, long_n}, device);
+    if (!long_buffer.ok()) {
+      std::fprintf(stderr, "error: %s\n",
+                   long_buffer.status().ToString().c_str());
+      return 1;
+    }
+    std::vector<std::complex<float>> line(long_n), roots(long_n / 2);
+    for (int64_t j = 0; j < long_n / 2; ++j) {
+      roots[j] = std::polar(1.0f, static_cast<float>(-2 * M_PI * j / long_n));
+    }
+    RatioResult g = CompareAlternating(
+        [&] { return RunOnce(*long_rfft, device, {&*long_buffer}); },
+        [&] {
+          for (int64_t row = 0; row < long_rows; ++row) {
+            RadixTwoFft(long_signal.data() + row * long_n, roots, line);
+          }
+          return true;
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.rfft_", long_rows, "x", long_n,
+                     "_vs_plain_radix2_fft"),
+        g,
+        absl::StrFormat("us=%.1f radix2_us=%.1f", g.subject_seconds * 1e6,
+                        g.anchor_seconds * 1e6));
   }
 
   // (b'') ragged_dot against the dot_general of its rows' own work.
