@@ -351,6 +351,13 @@ class ComplexExpander {
   // call's complex results are unpacked.
   absl::Status ExpandBoundary(Operation& op);
 
+  // while, if, case and optimization_barrier, whose values flow through
+  // operands, region arguments, region returns and results by position:
+  // each complex value becomes its two parts in each list.
+  absl::Status ExpandControlFlow(const Operation& op);
+  // A region's return: each complex operand as its two parts.
+  absl::Status ExpandReturn(const Operation& op);
+
   // A reduce of one complex operand whose body only adds: the sum of each
   // part.
   static bool IsComplexSum(const Operation& op);

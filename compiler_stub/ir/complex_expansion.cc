@@ -128,6 +128,112 @@ absl::Status ComplexExpander::ExpandBoundary(Operation& op) {
   return absl::OkStatus();
 }
 
+absl::Status ComplexExpander::ExpandReturn(const Operation& op) {
+  Operation copy = op;
+  copy.operands.clear();
+  copy.operand_types.clear();
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (!IsComplex(op.operand_types[i])) {
+      copy.operands.push_back(op.operands[i]);
+      copy.operand_types.push_back(op.operand_types[i]);
+      continue;
+    }
+    if (op.operand_types[i].kind != Type::Kind::kTensor) {
+      return Unsupported(op, "of complex values that are not tensors");
+    }
+    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
+    if (!parts.ok()) return parts.status();
+    copy.operands.push_back(parts->re);
+    copy.operands.push_back(parts->im);
+    copy.operand_types.push_back(PartType(op.operand_types[i]));
+    copy.operand_types.push_back(PartType(op.operand_types[i]));
+  }
+  out_->push_back(std::move(copy));
+  return absl::OkStatus();
+}
+
+absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
+  for (const Type& type : op.operand_types) {
+    if (IsComplex(type) && type.kind != Type::Kind::kTensor) {
+      return Unsupported(op, "of complex values that are not tensors");
+    }
+  }
+  for (const Type& type : op.result_types) {
+    if (IsComplex(type) && type.kind != Type::Kind::kTensor) {
+      return Unsupported(op, "of complex values that are not tensors");
+    }
+  }
+  std::vector<Operation>* const out = out_;
+  Operation copy = op;
+  copy.operands.clear();
+  copy.operand_types.clear();
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (!IsComplex(op.operand_types[i])) {
+      copy.operands.push_back(op.operands[i]);
+      copy.operand_types.push_back(op.operand_types[i]);
+      continue;
+    }
+    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
+    if (!parts.ok()) return parts.status();
+    copy.operands.push_back(parts->re);
+    copy.operands.push_back(parts->im);
+    copy.operand_types.push_back(PartType(op.operand_types[i]));
+    copy.operand_types.push_back(PartType(op.operand_types[i]));
+  }
+  // Region arguments become parts before the region's ops are expanded
+  // (which also flattens its returns).
+  for (mlir::Region& region : copy.regions) {
+    for (mlir::Block& block : region.blocks) {
+      std::vector<mlir::BlockArgument> arguments;
+      for (const mlir::BlockArgument& argument : block.arguments) {
+        if (!IsComplex(argument.type)) {
+          arguments.push_back(argument);
+          continue;
+        }
+        if (argument.type.kind != Type::Kind::kTensor) {
+          return Unsupported(op, "with complex region arguments");
+        }
+        mlir::BlockArgument re = argument, im = argument;
+        re.type = im.type = PartType(argument.type);
+        re.name = Fresh().name;
+        im.name = Fresh().name;
+        parts_[{argument.name, 0}] = Parts{Named(re.name), Named(im.name)};
+        arguments.push_back(std::move(re));
+        arguments.push_back(std::move(im));
+      }
+      block.arguments = std::move(arguments);
+      absl::Status status = ExpandOps(block.operations);
+      if (!status.ok()) return status;
+    }
+  }
+  // Results: the new op's, by their new positions.
+  copy.result_types.clear();
+  copy.result_name = Fresh().name;
+  int position = 0;
+  for (size_t i = 0; i < op.result_types.size(); ++i) {
+    ValueRef original = Named(op.result_name);
+    original.index = static_cast<int>(i);
+    ValueRef first = Named(copy.result_name);
+    first.index = position;
+    if (!IsComplex(op.result_types[i])) {
+      copy.result_types.push_back(op.result_types[i]);
+      aliases_[KeyOf(original)] = first;
+      ++position;
+      continue;
+    }
+    ValueRef second = first;
+    second.index = position + 1;
+    copy.result_types.push_back(PartType(op.result_types[i]));
+    copy.result_types.push_back(PartType(op.result_types[i]));
+    parts_[KeyOf(original)] = Parts{first, second};
+    position += 2;
+  }
+  copy.num_results = position;
+  out_ = out;
+  out_->push_back(std::move(copy));
+  return absl::OkStatus();
+}
+
 bool ComplexExpander::IsComplexSum(const Operation& op) {
   if (op.operands.size() != 2 || op.num_results != 1 ||
       op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
@@ -294,6 +400,11 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     return ExpandBoundary(op);
   }
   if (name == "stablehlo.reduce" && IsComplexSum(op)) return ExpandSum(op);
+  if (name == "stablehlo.while" || name == "stablehlo.if" ||
+      name == "stablehlo.case" || name == "stablehlo.optimization_barrier") {
+    return ExpandControlFlow(op);
+  }
+  if (name == "stablehlo.return") return ExpandReturn(op);
   if (op.num_results != 1 || op.result_types.size() != 1 ||
       !op.regions.empty()) {
     return Unsupported(op, "on complex values");

@@ -719,6 +719,43 @@ func.func @reduce_sum_complex() {
 
 // -----
 
+func.func @while_if_case_complex() {
+  %z = stablehlo.constant dense<[(1.0, 1.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %three = stablehlo.constant dense<3> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %w:2 = stablehlo.while(%i = %zero, %p = %z) : tensor<i64>, tensor<2xcomplex<f64>>
+   cond {
+    %lt = stablehlo.compare LT, %i, %three : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %next = stablehlo.multiply %p, %z : tensor<2xcomplex<f64>>
+    %j = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %j, %next : tensor<i64>, tensor<2xcomplex<f64>>
+  }
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %c = "stablehlo.if"(%t) ({
+    %n = stablehlo.negate %z : tensor<2xcomplex<f64>>
+    stablehlo.return %n : tensor<2xcomplex<f64>>
+  }, {
+    stablehlo.return %z : tensor<2xcomplex<f64>>
+  }) : (tensor<i1>) -> tensor<2xcomplex<f64>>
+  %k = stablehlo.constant dense<1> : tensor<i32>
+  %d = "stablehlo.case"(%k) ({
+    stablehlo.return %z : tensor<2xcomplex<f64>>
+  }, {
+    %s = stablehlo.multiply %z, %z : tensor<2xcomplex<f64>>
+    stablehlo.return %s : tensor<2xcomplex<f64>>
+  }) : (tensor<i32>) -> tensor<2xcomplex<f64>>
+  check.expect_eq_const %w#0, dense<3> : tensor<i64>
+  check.expect_almost_eq_const %w#1, dense<[(-4.0, 0.0), (16.0, 0.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %c, dense<[(-1.0, -1.0), (0.0, -2.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %d, dense<[(0.0, 2.0), (-4.0, 0.0)]> : tensor<2xcomplex<f64>>
+  func.return
+}
+
+// -----
+
 func.func @bitcast_convert_complex() {
   %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
   %b = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1xi64>
