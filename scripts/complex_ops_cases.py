@@ -404,6 +404,50 @@ add_case("reduce_sum_complex", """\
   check.expect_almost_eq_const %rows, dense<[(6.5, 59.5), (15.5, 29.5)]> : tensor<2xcomplex<f64>>
   check.expect_almost_eq_const %all, dense<(21.5, 89.5)> : tensor<complex<f64>>
 """)
+# Edges: the lower root on the branch cut's -0 side, a zero divisor
+# (infinities, as in C), a zero base, log1p far from 0.
+LOG1P_BIG = cmath.log(1 + complex(1e200, 1e200))
+add_case("edges_complex", """\
+  %x = stablehlo.constant dense<[(-4.0, -0.0), (-4.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %s = stablehlo.sqrt %x : tensor<2xcomplex<f64>>
+  %one = stablehlo.constant dense<[(1.0, 1.0)]> : tensor<1xcomplex<f64>>
+  %zero = stablehlo.constant dense<[(0.0, 0.0)]> : tensor<1xcomplex<f64>>
+  %q = stablehlo.divide %one, %zero : tensor<1xcomplex<f64>>
+  %b = stablehlo.constant dense<[(0.0, 0.0), (0.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %e = stablehlo.constant dense<[(0.0, 0.0), (2.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %p = stablehlo.power %b, %e : tensor<2xcomplex<f64>>
+  %big = stablehlo.constant dense<[(1.0e200, 1.0e200)]> : tensor<1xcomplex<f64>>
+  %l = stablehlo.log_plus_one %big : tensor<1xcomplex<f64>>
+  check.expect_eq_const %s, dense<[(0.0, -2.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>
+  check.expect_eq_const %q, dense<[(0x7FF0000000000000, 0x7FF0000000000000)]> : tensor<1xcomplex<f64>>
+  check.expect_almost_eq_const %p, dense<[(1.0, 0.0), (0.0, 0.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %l, dense<[(LOG_RE, LOG_IM)]> : tensor<1xcomplex<f64>>
+""".replace("LOG_RE", repr(LOG1P_BIG.real)).replace("LOG_IM",
+                                                     repr(LOG1P_BIG.imag)))
+
+# Sibling regions may reuse a name: %v is z's real part in the first
+# region and a sum of reals in the later ones.
+add_case("sibling_regions_reuse_names", """\
+  %z = stablehlo.constant dense<[(1.0, 10.0), (2.0, 20.0)]> : tensor<2xcomplex<f64>>
+  %r = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf64>
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %a = "stablehlo.if"(%t) ({
+    %v = stablehlo.real %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }, {
+    %v = stablehlo.imag %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }) : (tensor<i1>) -> tensor<2xf64>
+  %b = "stablehlo.if"(%t) ({
+    %v = stablehlo.add %r, %r : tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }, {
+    stablehlo.return %r : tensor<2xf64>
+  }) : (tensor<i1>) -> tensor<2xf64>
+  check.expect_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf64>
+  check.expect_eq_const %b, dense<[6.0, 8.0]> : tensor<2xf64>
+""")
+
 # Complex values carried by a loop and chosen by if and case.
 add_case("while_if_case_complex", """\
   %z = stablehlo.constant dense<[(1.0, 1.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>

@@ -5,6 +5,7 @@
 #ifndef PJRTX_COMPILER_STUB_IR_COMPLEX_EXPANDER_H_
 #define PJRTX_COMPILER_STUB_IR_COMPLEX_EXPANDER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -215,6 +216,10 @@ class ComplexExpander {
         auto alias = aliases_.find(KeyOf(operand));
         if (alias != aliases_.end()) operand = alias->second;
       }
+      // Sibling regions may reuse a name: this op's results are new values.
+      for (int i = 0; i < std::max(op.num_results, 1); ++i) {
+        Forget({op.result_name, i});
+      }
       if (!AnyComplex(op.operand_types) && !AnyComplex(op.result_types)) {
         for (mlir::Region& region : op.regions) {
           for (mlir::Block& block : region.blocks) {
@@ -340,6 +345,8 @@ class ComplexExpander {
   // The principal root: t = sqrt((|z| + |re|) / 2) is the larger part.
   Parts Sqrt(const Parts& z);
   Parts Reciprocal(const Parts& z);
+  // Whether the sign bit of `x` is set (true for -0 as for -1).
+  ValueRef SignBit(const ValueRef& x);
   // The ops whose complex form is a formula of their operands' parts `z`
   // (every operand complex).
   absl::Status ExpandFormula(const Operation& op, const std::vector<Parts>& z);
@@ -384,6 +391,11 @@ class ComplexExpander {
     return it->second;
   }
 
+  void Forget(const ValueKey& key) {
+    parts_.erase(key);
+    aliases_.erase(key);
+  }
+
   // Defines `op`'s (only) result as `parts` or as `value`.
   void Define(const Operation& op, const Parts& parts) {
     parts_[{op.result_name, 0}] = parts;
@@ -392,17 +404,20 @@ class ComplexExpander {
     aliases_[{op.result_name, 0}] = value;
   }
 
-  // The DFT along `axis` of a tensor with `dims` (in type_'s element):
-  // `matrix_re` / `matrix_im` are N x K row-major, the result has K along
-  // `axis`. With an imaginary input part, the complex product.
+  // An n x k matrix constant of element_ from row-major `values`.
+  ValueRef Matrix(int64_t n, int64_t k, const std::vector<double>& values);
+  // The product of a tensor with `dims` along `axis` (of length n) with an
+  // n x k `matrix`: the result has k along `axis`.
   ValueRef Contract(const ValueRef& x, std::vector<int64_t> dims, int axis,
-                    int64_t k, const std::vector<double>& matrix);
+                    int64_t k, const ValueRef& matrix);
+  // The DFT along `axis`; with `real_input` x's imaginary part is 0 and
+  // its products are skipped.
   Parts ComplexDft(const Parts& x, std::vector<int64_t>& dims, int axis,
-                   int64_t n, bool inverse);
+                   int64_t n, bool inverse, bool real_input = false);
   // ComplexDft of n = n1 * n2 along `axis`: n2 DFTs of length n1 after n1
   // of length n2 and a twiddle, as in the four-step algorithm.
   Parts FourStepDft(const Parts& x, const std::vector<int64_t>& dims, int axis,
-                    int64_t n1, bool inverse);
+                    int64_t n1, bool inverse, bool real_input);
   // Real to complex (the n / 2 + 1 bins) and back along the last axis.
   Parts RealDft(const ValueRef& x, std::vector<int64_t>& dims, int64_t n);
   ValueRef InverseRealDft(const Parts& x, std::vector<int64_t>& dims,

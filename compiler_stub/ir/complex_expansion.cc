@@ -186,6 +186,7 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
     for (mlir::Block& block : region.blocks) {
       std::vector<mlir::BlockArgument> arguments;
       for (const mlir::BlockArgument& argument : block.arguments) {
+        Forget({argument.name, 0});
         if (!IsComplex(argument.type)) {
           arguments.push_back(argument);
           continue;
@@ -426,6 +427,18 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
   bool_type_ = TensorText(shaped->dims, "i1");
   const bool complex_result = IsComplex(op.result_types[0]);
 
+  const size_t want_operands = name == "stablehlo.complex" ? 2
+                               : name == "stablehlo.fft" ||
+                                       name == "stablehlo.convert" ||
+                                       name == "stablehlo.bitcast_convert"
+                                   ? 1
+                                   : op.operands.size();
+  if (op.operands.size() != want_operands ||
+      op.operand_types.size() != op.operands.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        op.location.line, ":", op.location.column, ": ", name, " takes ",
+        want_operands, " operands, got ", op.operands.size()));
+  }
   if (name == "stablehlo.fft") return ExpandFft(op);
   if (name == "stablehlo.constant") return ExpandConstant(op);
   if (name == "stablehlo.complex") {

@@ -11,22 +11,27 @@
 
 namespace pjrtx::ir::complex_internal {
 
-ValueRef ComplexExpander::Contract(const ValueRef& x, std::vector<int64_t> dims,
-                                   int axis, int64_t k,
-                                   const std::vector<double>& matrix) {
-  const int64_t n = dims[axis];
+ValueRef ComplexExpander::Matrix(int64_t n, int64_t k,
+                                 const std::vector<double>& values) {
   std::vector<std::string> rows;
   for (int64_t row = 0; row < n; ++row) {
     std::vector<std::string> entries;
     for (int64_t column = 0; column < k; ++column) {
-      entries.push_back(Number(matrix[row * k + column]));
+      entries.push_back(Number(values[row * k + column]));
     }
     rows.push_back(absl::StrCat("[", absl::StrJoin(entries, ", "), "]"));
   }
   const std::string matrix_type = TensorText({n, k}, element_);
-  const ValueRef constant = Emit(absl::StrCat(
-      "\"stablehlo.constant\"() {value = dense<[", absl::StrJoin(rows, ", "),
-      "]> : ", matrix_type, "} : () -> ", matrix_type));
+  return Emit(absl::StrCat("\"stablehlo.constant\"() {value = dense<[",
+                           absl::StrJoin(rows, ", "), "]> : ", matrix_type,
+                           "} : () -> ", matrix_type));
+}
+
+ValueRef ComplexExpander::Contract(const ValueRef& x, std::vector<int64_t> dims,
+                                   int axis, int64_t k,
+                                   const ValueRef& constant) {
+  const int64_t n = dims[axis];
+  const std::string matrix_type = TensorText({n, k}, element_);
   const int rank = static_cast<int>(dims.size());
   std::vector<int64_t> moved;  // dot_general puts K last.
   for (int d = 0; d < rank; ++d) {
@@ -114,15 +119,16 @@ ValueRef ComplexExpander::SliceLast(const ValueRef& x,
 
 Parts ComplexExpander::FourStepDft(const Parts& x,
                                    const std::vector<int64_t>& dims, int axis,
-                                   int64_t n1, bool inverse) {
+                                   int64_t n1, bool inverse, bool real_input) {
   // Input index j = j1 + n1 j2 is [.., j2, j1, ..] row-major; output index
   // k = k2 + n2 k1 is [.., k1, k2, ..].
   const int64_t n = dims[axis], n2 = n / n1;
   std::vector<int64_t> split = dims;
   split[axis] = n1;
   split.insert(split.begin() + axis, n2);
-  Parts y{Reshape(x.re, dims, split), Reshape(x.im, dims, split)};
-  y = ComplexDft(y, split, axis, n2, inverse);  // j2 -> k2.
+  Parts y{Reshape(x.re, dims, split),
+          real_input ? x.im : Reshape(x.im, dims, split)};
+  y = ComplexDft(y, split, axis, n2, inverse, real_input);  // j2 -> k2.
   // Twiddle w^(j1 k2), broadcast along the other dimensions.
   std::vector<std::string> re_rows, im_rows;
   for (int64_t k2 = 0; k2 < n2; ++k2) {
@@ -169,8 +175,8 @@ Parts ComplexExpander::RealDft(const ValueRef& x, std::vector<int64_t>& dims,
   const int64_t k = n / 2 + 1;
   if (n > kMaxDftLength) {
     // The complex DFT of (x, 0), its first n / 2 + 1 bins.
-    type_ = TensorText(dims, element_);
-    Parts full = ComplexDft(Parts{x, Constant(0)}, dims, last, n, false);
+    Parts full = ComplexDft(Parts{x, ValueRef()}, dims, last, n, false,
+                            /*real_input=*/true);
     Parts bins{SliceLast(full.re, dims, 0, k), SliceLast(full.im, dims, 0, k)};
     dims[last] = k;
     return bins;
@@ -182,7 +188,8 @@ Parts ComplexExpander::RealDft(const ValueRef& x, std::vector<int64_t>& dims,
       im[j * k + c] = -std::sin(Angle(j, c, n));
     }
   }
-  Parts bins{Contract(x, dims, last, k, re), Contract(x, dims, last, k, im)};
+  Parts bins{Contract(x, dims, last, k, Matrix(n, k, re)),
+             Contract(x, dims, last, k, Matrix(n, k, im))};
   dims[last] = k;
   return bins;
 }
@@ -236,18 +243,19 @@ ValueRef ComplexExpander::InverseRealDft(const Parts& x,
       im[c * n + j] = -weight * std::sin(Angle(c, j, n)) / n;
     }
   }
-  const ValueRef from_re = Contract(x.re, dims, last, n, re);
-  const ValueRef from_im = Contract(x.im, dims, last, n, im);
+  const ValueRef from_re = Contract(x.re, dims, last, n, Matrix(k, n, re));
+  const ValueRef from_im = Contract(x.im, dims, last, n, Matrix(k, n, im));
   dims[last] = n;
   type_ = TensorText(dims, element_);
   return Add(from_re, from_im);
 }
 
 Parts ComplexExpander::ComplexDft(const Parts& x, std::vector<int64_t>& dims,
-                                  int axis, int64_t n, bool inverse) {
+                                  int axis, int64_t n, bool inverse,
+                                  bool real_input) {
   if (n > kMaxDftLength) {
     const int64_t n1 = SplitFactor(n);
-    if (n1 > 1) return FourStepDft(x, dims, axis, n1, inverse);
+    if (n1 > 1) return FourStepDft(x, dims, axis, n1, inverse, real_input);
   }
   std::vector<double> re(n * n), im(n * n);
   const double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
@@ -259,10 +267,13 @@ Parts ComplexExpander::ComplexDft(const Parts& x, std::vector<int64_t>& dims,
     }
   }
   type_ = TensorText(dims, element_);
-  const ValueRef rr = Contract(x.re, dims, axis, n, re);
-  const ValueRef ii = Contract(x.im, dims, axis, n, im);
-  const ValueRef ri = Contract(x.re, dims, axis, n, im);
-  const ValueRef ir = Contract(x.im, dims, axis, n, re);
+  const ValueRef re_matrix = Matrix(n, n, re);
+  const ValueRef im_matrix = Matrix(n, n, im);
+  const ValueRef rr = Contract(x.re, dims, axis, n, re_matrix);
+  const ValueRef ri = Contract(x.re, dims, axis, n, im_matrix);
+  if (real_input) return {rr, ri};
+  const ValueRef ii = Contract(x.im, dims, axis, n, im_matrix);
+  const ValueRef ir = Contract(x.im, dims, axis, n, re_matrix);
   return {Sub(rr, ii), Add(ri, ir)};
 }
 

@@ -32,7 +32,14 @@ Parts ComplexExpander::Divide(const Parts& x, const Parts& y) {
   const ValueRef second = Div(Sub(b, Mul(a, ratio)), denominator);
   // Real part larger: (xr + xi r, xi - xr r) / d; else
   // (xr r + xi, xi r - xr) / d = (first, -second) with a, b swapped.
-  return {first, Select(real_larger, second, Op("negate", second))};
+  // A zero divisor gives x * inf part by part (inf or NaN), as in C.
+  const ValueRef zero = Constant(0);
+  const ValueRef by_zero =
+      Logical("and", Compare("EQ", y.re, zero), Compare("EQ", y.im, zero));
+  const ValueRef inf = Constant(INFINITY);
+  return {Select(by_zero, Mul(x.re, inf), first),
+          Select(by_zero, Mul(x.im, inf),
+                 Select(real_larger, second, Op("negate", second)))};
 }
 
 // |z| without overflow: max * sqrt(1 + (min/max)^2), 0 for 0.
@@ -69,10 +76,23 @@ Parts ComplexExpander::Sqrt(const Parts& z) {
       Select(t_is_zero, zero,
              Div(z.im, Mul(Constant(2), Select(t_is_zero, Constant(1), t))));
   const ValueRef re_negative = Compare("LT", z.re, zero);
-  const ValueRef signed_t =
-      Select(Compare("LT", z.im, zero), Op("negate", t), t);
+  const ValueRef signed_t = Select(SignBit(z.im), Op("negate", t), t);
   return {Select(re_negative, Op("abs", other), t),
           Select(re_negative, signed_t, other)};
+}
+
+ValueRef ComplexExpander::SignBit(const ValueRef& x) {
+  const std::string bits = element_ == "f32" ? "i32" : "i64";
+  const std::string& shape_from = type_;
+  std::string bits_type = shape_from;
+  bits_type.replace(bits_type.rfind(element_), element_.size(), bits);
+  const ValueRef as_bits =
+      Emit(absl::StrCat("\"stablehlo.bitcast_convert\"(", RefText(x), ") : (",
+                        type_, ") -> ", bits_type));
+  const ValueRef zero = Emit(
+      absl::StrCat("\"stablehlo.constant\"() {value = dense<0> : ", bits_type,
+                   "} : () -> ", bits_type));
+  return Compare("LT", as_bits, zero, bits_type);
 }
 
 Parts ComplexExpander::Reciprocal(const Parts& z) {
@@ -104,11 +124,16 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
     } else if (op_name == "log") {
       Define(op, Log(x));
     } else if (op_name == "log_plus_one") {
-      // |1 + z|^2 = 1 + (2a + a^2 + b^2).
+      // |1 + z|^2 = 1 + (2a + a^2 + b^2), exact near 0; far from 0 (where
+      // the squares would overflow) log |1 + z| itself.
+      const ValueRef one_plus_re = Add(Constant(1), x.re);
       const ValueRef grow =
           Add(Mul(x.re, Add(Constant(2), x.re)), Mul(x.im, x.im));
-      Define(op, Parts{Mul(Constant(0.5), Op("log_plus_one", grow)),
-                       Binary("atan2", x.im, Add(Constant(1), x.re))});
+      const ValueRef large =
+          Compare("GT", Abs(x), Constant(element_ == "f32" ? 1e8 : 1e150));
+      Define(op, Parts{Select(large, Op("log", Abs(Parts{one_plus_re, x.im})),
+                              Mul(Constant(0.5), Op("log_plus_one", grow))),
+                       Binary("atan2", x.im, one_plus_re)});
     } else if (op_name == "sqrt") {
       Define(op, Sqrt(x));
     } else if (op_name == "rsqrt") {
@@ -127,8 +152,9 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
         Define(op, Parts{Mul(cos, cosh), Op("negate", Mul(sin, sinh))});
       }
     } else if (op_name == "tanh") {
-      // (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); past |a| = 20 both
-      // parts have settled at (sign a, 0) in f64 and sinh would overflow.
+      // (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); past |a| = 20 the real
+      // part has settled at sign a in f64, cosh would soon overflow, and
+      // the imaginary part is 2 sin 2b e^(-2|a|).
       const ValueRef a2 = Mul(Constant(2), x.re);
       const ValueRef b2 = Mul(Constant(2), x.im);
       const ValueRef denominator =
@@ -136,7 +162,10 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       const ValueRef large = Compare("GT", Op("abs", x.re), Constant(20));
       Define(op, Parts{Select(large, Op("sign", x.re),
                               Div(Unary("chlo.sinh", a2), denominator)),
-                       Select(large, Constant(0),
+                       Select(large,
+                              Mul(Mul(Constant(2), Op("sine", b2)),
+                                  Op("exponential",
+                                     Mul(Constant(-2), Op("abs", x.re)))),
                               Div(Op("sine", b2), denominator))});
     } else if (op_name == "logistic") {
       const Parts e = Exp(Parts{Op("negate", x.re), Op("negate", x.im)});
@@ -163,7 +192,23 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
     } else if (op_name == "divide") {
       Define(op, Divide(x, y));
     } else if (op_name == "power") {
-      Define(op, Exp(Multiply(y, Log(x))));
+      // exp(y log x); a zero base gives 1 for y = 0 and 0 for re y > 0
+      // (log 0 = -inf would make NaN of them).
+      const Parts power = Exp(Multiply(y, Log(x)));
+      const ValueRef zero = Constant(0);
+      auto is_zero = [&](const Parts& v) {
+        return Logical("and", Compare("EQ", v.re, zero),
+                       Compare("EQ", v.im, zero));
+      };
+      const ValueRef zero_base = is_zero(x);
+      const ValueRef to_zero = Logical("and", zero_base, is_zero(y));
+      const ValueRef to_positive =
+          Logical("and", zero_base, Compare("GT", y.re, zero));
+      Define(
+          op,
+          Parts{
+              Select(to_zero, Constant(1), Select(to_positive, zero, power.re)),
+              Select(Logical("or", to_zero, to_positive), zero, power.im)});
     } else if (op_name == "maximum" || op_name == "minimum") {
       // Lexicographic: real parts first, imaginary parts on a tie.
       const absl::string_view direction = op_name == "maximum" ? "GT" : "LT";

@@ -719,6 +719,50 @@ func.func @reduce_sum_complex() {
 
 // -----
 
+func.func @edges_complex() {
+  %x = stablehlo.constant dense<[(-4.0, -0.0), (-4.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %s = stablehlo.sqrt %x : tensor<2xcomplex<f64>>
+  %one = stablehlo.constant dense<[(1.0, 1.0)]> : tensor<1xcomplex<f64>>
+  %zero = stablehlo.constant dense<[(0.0, 0.0)]> : tensor<1xcomplex<f64>>
+  %q = stablehlo.divide %one, %zero : tensor<1xcomplex<f64>>
+  %b = stablehlo.constant dense<[(0.0, 0.0), (0.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %e = stablehlo.constant dense<[(0.0, 0.0), (2.0, 0.0)]> : tensor<2xcomplex<f64>>
+  %p = stablehlo.power %b, %e : tensor<2xcomplex<f64>>
+  %big = stablehlo.constant dense<[(1.0e200, 1.0e200)]> : tensor<1xcomplex<f64>>
+  %l = stablehlo.log_plus_one %big : tensor<1xcomplex<f64>>
+  check.expect_eq_const %s, dense<[(0.0, -2.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>
+  check.expect_eq_const %q, dense<[(0x7FF0000000000000, 0x7FF0000000000000)]> : tensor<1xcomplex<f64>>
+  check.expect_almost_eq_const %p, dense<[(1.0, 0.0), (0.0, 0.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %l, dense<[(460.8635921890891, 0.7853981633974483)]> : tensor<1xcomplex<f64>>
+  func.return
+}
+
+// -----
+
+func.func @sibling_regions_reuse_names() {
+  %z = stablehlo.constant dense<[(1.0, 10.0), (2.0, 20.0)]> : tensor<2xcomplex<f64>>
+  %r = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf64>
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %a = "stablehlo.if"(%t) ({
+    %v = stablehlo.real %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }, {
+    %v = stablehlo.imag %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }) : (tensor<i1>) -> tensor<2xf64>
+  %b = "stablehlo.if"(%t) ({
+    %v = stablehlo.add %r, %r : tensor<2xf64>
+    stablehlo.return %v : tensor<2xf64>
+  }, {
+    stablehlo.return %r : tensor<2xf64>
+  }) : (tensor<i1>) -> tensor<2xf64>
+  check.expect_eq_const %a, dense<[1.0, 2.0]> : tensor<2xf64>
+  check.expect_eq_const %b, dense<[6.0, 8.0]> : tensor<2xf64>
+  func.return
+}
+
+// -----
+
 func.func @while_if_case_complex() {
   %z = stablehlo.constant dense<[(1.0, 1.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>
   %zero = stablehlo.constant dense<0> : tensor<i64>
