@@ -364,6 +364,8 @@ class ComplexExpander {
   absl::Status ExpandControlFlow(const Operation& op);
   // A region's return: each complex operand as its two parts.
   absl::Status ExpandReturn(const Operation& op);
+  // Sets copy's operands to op's, each complex one as its two parts.
+  absl::Status FlattenOperands(const Operation& op, Operation& copy);
 
   // A reduce of one complex operand whose body only adds: the sum of each
   // part.

@@ -128,8 +128,8 @@ absl::Status ComplexExpander::ExpandBoundary(Operation& op) {
   return absl::OkStatus();
 }
 
-absl::Status ComplexExpander::ExpandReturn(const Operation& op) {
-  Operation copy = op;
+absl::Status ComplexExpander::FlattenOperands(const Operation& op,
+                                              Operation& copy) {
   copy.operands.clear();
   copy.operand_types.clear();
   for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -148,16 +148,18 @@ absl::Status ComplexExpander::ExpandReturn(const Operation& op) {
     copy.operand_types.push_back(PartType(op.operand_types[i]));
     copy.operand_types.push_back(PartType(op.operand_types[i]));
   }
+  return absl::OkStatus();
+}
+
+absl::Status ComplexExpander::ExpandReturn(const Operation& op) {
+  Operation copy = op;
+  absl::Status status = FlattenOperands(op, copy);
+  if (!status.ok()) return status;
   out_->push_back(std::move(copy));
   return absl::OkStatus();
 }
 
 absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
-  for (const Type& type : op.operand_types) {
-    if (IsComplex(type) && type.kind != Type::Kind::kTensor) {
-      return Unsupported(op, "of complex values that are not tensors");
-    }
-  }
   for (const Type& type : op.result_types) {
     if (IsComplex(type) && type.kind != Type::Kind::kTensor) {
       return Unsupported(op, "of complex values that are not tensors");
@@ -165,21 +167,8 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
   }
   std::vector<Operation>* const out = out_;
   Operation copy = op;
-  copy.operands.clear();
-  copy.operand_types.clear();
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    if (!IsComplex(op.operand_types[i])) {
-      copy.operands.push_back(op.operands[i]);
-      copy.operand_types.push_back(op.operand_types[i]);
-      continue;
-    }
-    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
-    if (!parts.ok()) return parts.status();
-    copy.operands.push_back(parts->re);
-    copy.operands.push_back(parts->im);
-    copy.operand_types.push_back(PartType(op.operand_types[i]));
-    copy.operand_types.push_back(PartType(op.operand_types[i]));
-  }
+  absl::Status flattened = FlattenOperands(op, copy);
+  if (!flattened.ok()) return flattened;
   // Region arguments become parts before the region's ops are expanded
   // (which also flattens its returns).
   for (mlir::Region& region : copy.regions) {
