@@ -203,6 +203,16 @@ for element in ("f32", "f64"):
                               for p in pairs], shape, element, True))
     pairs = list(zip(xs[:4], ys[:4]))
     shape = [4]
+
+    def atan2(x, y):
+        return -1j * cmath.log((y + 1j * x) / cmath.sqrt(x * x + y * y))
+
+    add_case("atan2_c%s" % element[1:],
+             constant("x", [p[0] for p in pairs], shape, element, True) +
+             constant("y", [p[1] for p in pairs], shape, element, True) +
+             "  %%r = stablehlo.atan2 %%x, %%y : %s\n" % tensor(shape, ctype) +
+             expect("r", [round_complex(atan2(*p), element) for p in pairs],
+                    shape, element, True))
     add_case("power_c%s" % element[1:],
              constant("x", [p[0] for p in pairs], shape, element, True) +
              constant("y", [p[1] for p in pairs], shape, element, True) +

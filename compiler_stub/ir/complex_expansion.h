@@ -40,7 +40,7 @@ using ComplexSignatures = std::map<std::string, ComplexSignature>;
 // given, records each function's ComplexSignature by name.
 // UNIMPLEMENTED "L:C: ..." naming the op for complex values where this
 // expansion has no rule: as region arguments and for ops without a
-// formula here (e.g. atan2 and triangular_solve of complex values, and
+// formula here (e.g. triangular_solve and remainder of complex values, and
 // the ops with regions other than while, if, case and a reduce that sums:
 // sort, scatter, map, ...).
 absl::Status ExpandComplex(mlir::Module& module,

@@ -191,6 +191,16 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       Define(op, Multiply(x, y));
     } else if (op_name == "divide") {
       Define(op, Divide(x, y));
+    } else if (op_name == "atan2") {
+      // atan2(x, y) = -i log((y + i x) / sqrt(x^2 + y^2)), the complex
+      // continuation of the angle of (y, x).
+      const Parts numerator{Sub(y.re, x.im), Add(y.im, x.re)};
+      const Parts sum_of_squares = [&] {
+        const Parts xx = Multiply(x, x), yy = Multiply(y, y);
+        return Parts{Add(xx.re, yy.re), Add(xx.im, yy.im)};
+      }();
+      const Parts log = Log(Divide(numerator, Sqrt(sum_of_squares)));
+      Define(op, Parts{log.im, Op("negate", log.re)});
     } else if (op_name == "power") {
       // exp(y log x); a zero base gives 1 for y = 0 and 0 for re y > 0
       // (log 0 = -inf would make NaN of them).

@@ -114,11 +114,11 @@ TEST(ComplexExpansionTest, ArgumentsAndResultsCrossInterleaved) {
 TEST(ComplexExpansionTest, OpsWithoutAFormulaAreUnimplementedNamingThem) {
   const absl::Status status = CompileStatus(RealPartOf(
       "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>\n"
-      "  %c = stablehlo.atan2 %a, %a : tensor<complex<f32>>\n",
+      "  %c = stablehlo.remainder %a, %a : tensor<complex<f32>>\n",
       ""));
   EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
   EXPECT_THAT(status.message(),
-              HasSubstr("3:8: stablehlo.atan2 on complex values is not "
+              HasSubstr("3:8: stablehlo.remainder on complex values is not "
                         "supported"));
 }
 

@@ -196,6 +196,16 @@ func.func @minimum_c32() {
 
 // -----
 
+func.func @atan2_c32() {
+  %x = stablehlo.constant dense<[(1.5, -2.0), (-3.0, 0.5), (0.25, 4.0), (2.0, 1.0)]> : tensor<4xcomplex<f32>>
+  %y = stablehlo.constant dense<[(0.5, 1.0), (-1.0, -2.0), (3.0, 0.0), (2.0, 1.0)]> : tensor<4xcomplex<f32>>
+  %r = stablehlo.atan2 %x, %y : tensor<4xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(1.80262017, -0.402359486), (-1.94834852, -0.770477474), (1.4661566, 0.958117604), (0.785398185, 1.11022302e-16)]> : tensor<4xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
 func.func @power_c32() {
   %x = stablehlo.constant dense<[(1.5, -2.0), (-3.0, 0.5), (0.25, 4.0), (2.0, 1.0)]> : tensor<4xcomplex<f32>>
   %y = stablehlo.constant dense<[(0.5, 1.0), (-1.0, -2.0), (3.0, 0.0), (2.0, 1.0)]> : tensor<4xcomplex<f32>>
@@ -403,6 +413,16 @@ func.func @minimum_c64() {
   %y = stablehlo.constant dense<[(0.5, 1.0), (-1.0, -2.0), (3.0, 0.0), (2.0, 1.0), (1.0000000000000001e+300, -1.0000000000000001e+300), (1.0, 3.0)]> : tensor<6xcomplex<f64>>
   %r = stablehlo.minimum %x, %y : tensor<6xcomplex<f64>>
   check.expect_almost_eq_const %r, dense<[(0.5, 1.0), (-3.0, 0.5), (0.25, 4.0), (2.0, 1.0), (1.0000000000000001e+300, -1.0000000000000001e+300), (1.0, 0.0)]> : tensor<6xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @atan2_c64() {
+  %x = stablehlo.constant dense<[(1.5, -2.0), (-3.0, 0.5), (0.25, 4.0), (2.0, 1.0)]> : tensor<4xcomplex<f64>>
+  %y = stablehlo.constant dense<[(0.5, 1.0), (-1.0, -2.0), (3.0, 0.0), (2.0, 1.0)]> : tensor<4xcomplex<f64>>
+  %r = stablehlo.atan2 %x, %y : tensor<4xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(1.8026201312952996, -0.40235947810852501), (-1.9483485285342332, -0.77047749244876085), (1.4661565515711266, 0.9581175934315479), (0.78539816339744828, 1.1102230246251565e-16)]> : tensor<4xcomplex<f64>> {tolerance = 1e-12 : f64}
   func.return
 }
 
