@@ -358,9 +358,10 @@ class ComplexExpander {
   // call's complex results are unpacked.
   absl::Status ExpandBoundary(Operation& op);
 
-  // while, if, case and optimization_barrier, whose values flow through
-  // operands, region arguments, region returns and results by position:
-  // each complex value becomes its two parts in each list.
+  // while, if, case, optimization_barrier, reduce, reduce_window and
+  // sort, whose values flow through operands, region arguments, region
+  // returns and results by position: each complex value becomes its two
+  // parts in each list (a sort's comparator pairs them per operand).
   absl::Status ExpandControlFlow(const Operation& op);
   // A region's return: each complex operand as its two parts.
   absl::Status ExpandReturn(const Operation& op);

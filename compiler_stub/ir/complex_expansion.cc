@@ -191,6 +191,29 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
         arguments.push_back(std::move(re));
         arguments.push_back(std::move(im));
       }
+      if (op.name == "stablehlo.sort") {
+        // The comparator takes (lhs, rhs) per operand: a complex operand's
+        // (lhs.re, lhs.im, rhs.re, rhs.im) become (lhs.re, rhs.re, lhs.im,
+        // rhs.im), the pairs of its two part operands.
+        std::vector<mlir::BlockArgument> paired;
+        size_t next = 0;
+        for (size_t i = 0; i + 1 < block.arguments.size(); i += 2) {
+          if (!IsComplex(block.arguments[i].type)) {
+            paired.push_back(arguments[next++]);
+            paired.push_back(arguments[next++]);
+            continue;
+          }
+          for (size_t k : {0, 2, 1, 3}) paired.push_back(arguments[next + k]);
+          next += 4;
+        }
+        if (next != arguments.size()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              op.location.line, ":", op.location.column, ": ", op.name,
+              "'s comparator takes ", block.arguments.size(),
+              " arguments, expected two per operand"));
+        }
+        arguments = std::move(paired);
+      }
       block.arguments = std::move(arguments);
       absl::Status status = ExpandOps(block.operations);
       if (!status.ok()) return status;
@@ -390,8 +413,13 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     return ExpandBoundary(op);
   }
   if (name == "stablehlo.reduce" && IsComplexSum(op)) return ExpandSum(op);
+  // A reduce's body takes (accumulators..., elements...) and returns the
+  // accumulators: with each complex value as its two parts in place, that
+  // is the variadic reduce of the parts.
   if (name == "stablehlo.while" || name == "stablehlo.if" ||
-      name == "stablehlo.case" || name == "stablehlo.optimization_barrier") {
+      name == "stablehlo.case" || name == "stablehlo.optimization_barrier" ||
+      name == "stablehlo.reduce" || name == "stablehlo.reduce_window" ||
+      name == "stablehlo.sort") {
     return ExpandControlFlow(op);
   }
   if (name == "stablehlo.return") return ExpandReturn(op);

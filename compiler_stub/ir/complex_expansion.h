@@ -5,8 +5,8 @@
 // complex values by ops on the parts: the structural ops (reshape,
 // transpose, slice, ...) and add/subtract/negate run once per part, the
 // others as the formulas of complex arithmetic (multiply, divide, exp, log,
-// sqrt, the trigonometric ops, fft as products with DFT matrices, a
-// reduce that sums as a sum of each part, ...).
+// sqrt, the trigonometric ops, fft as products with DFT matrices, ...),
+// and ops with regions (while, if, case, reduce, sort) carry the parts.
 // Neither the IR nor the plugins see a complex type: both run the result as
 // any real program, and complex buffers cross into and out of it as their
 // interleaved parts.
@@ -39,10 +39,8 @@ using ComplexSignatures = std::map<std::string, ComplexSignature>;
 // Rewrites every function of `module` in place and, when `signatures` is
 // given, records each function's ComplexSignature by name.
 // UNIMPLEMENTED "L:C: ..." naming the op for complex values where this
-// expansion has no rule: as region arguments and for ops without a
-// formula here (e.g. triangular_solve and remainder of complex values, and
-// the ops with regions other than while, if, case and a reduce that sums:
-// sort, scatter, map, ...).
+// expansion has no rule (e.g. triangular_solve and remainder of complex
+// values, scatter and map).
 absl::Status ExpandComplex(mlir::Module& module,
                            ComplexSignatures* signatures = nullptr);
 

@@ -820,6 +820,45 @@ func.func @while_if_case_complex() {
 
 // -----
 
+func.func @reduce_product_complex() {
+  %x = stablehlo.constant dense<[[(1.0, 1.0), (0.0, 2.0), (2.0, 0.0)], [(1.0, 0.0), (0.0, 1.0), (0.0, 1.0)]]> : tensor<2x3xcomplex<f64>>
+  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f64>>
+  %p = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [1] : (tensor<2x3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<2xcomplex<f64>>
+  %w = "stablehlo.reduce_window"(%x, %one) ({
+  ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+    %m = stablehlo.multiply %a, %b : tensor<complex<f64>>
+    stablehlo.return %m : tensor<complex<f64>>
+  }) {window_dimensions = array<i64: 1, 2>} : (tensor<2x3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<2x2xcomplex<f64>>
+  check.expect_almost_eq_const %p, dense<[(-4.0, 4.0), (-1.0, 0.0)]> : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %w, dense<[[(-2.0, 2.0), (0.0, 4.0)], [(0.0, 1.0), (-1.0, 0.0)]]> : tensor<2x2xcomplex<f64>>
+  func.return
+}
+
+// -----
+
+func.func @sort_complex() {
+  %x = stablehlo.constant dense<[(2.0, 1.0), (1.0, 5.0), (2.0, 0.0), (1.0, -1.0)]> : tensor<4xcomplex<f64>>
+  %i = stablehlo.iota dim = 0 : tensor<4xi32>
+  %s:2 = "stablehlo.sort"(%x, %i) ({
+  ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>, %c: tensor<i32>, %d: tensor<i32>):
+    %ar = stablehlo.real %a : (tensor<complex<f64>>) -> tensor<f64>
+    %br = stablehlo.real %b : (tensor<complex<f64>>) -> tensor<f64>
+    %ai = stablehlo.imag %a : (tensor<complex<f64>>) -> tensor<f64>
+    %bi = stablehlo.imag %b : (tensor<complex<f64>>) -> tensor<f64>
+    %lt = stablehlo.compare LT, %ar, %br : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    %eq = stablehlo.compare EQ, %ar, %br : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    %lti = stablehlo.compare LT, %ai, %bi : (tensor<f64>, tensor<f64>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %lti : tensor<i1>
+    %r = stablehlo.or %lt, %tie : tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<4xcomplex<f64>>, tensor<4xi32>) -> (tensor<4xcomplex<f64>>, tensor<4xi32>)
+  check.expect_eq_const %s#0, dense<[(1.0, -1.0), (1.0, 5.0), (2.0, 0.0), (2.0, 1.0)]> : tensor<4xcomplex<f64>>
+  check.expect_eq_const %s#1, dense<[3, 1, 2, 0]> : tensor<4xi32>
+  func.return
+}
+
+// -----
+
 func.func @bitcast_convert_complex() {
   %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>
   %b = stablehlo.bitcast_convert %x : (tensor<1xcomplex<f32>>) -> tensor<1xi64>
