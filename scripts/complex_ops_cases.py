@@ -525,6 +525,25 @@ add_case("sort_complex", """\
   check.expect_eq_const %s#0, dense<[(1.0, -1.0), (1.0, 5.0), (2.0, 0.0), (2.0, 1.0)]> : tensor<4xcomplex<f64>>
   check.expect_eq_const %s#1, dense<[3, 1, 2, 0]> : tensor<4xi32>
 """)
+# Scatter-adding complex updates (the variadic scatter of the parts).
+add_case("scatter_complex", """\
+  %x = stablehlo.constant dense<[(1.0, 1.0), (2.0, 2.0), (3.0, 3.0)]> : tensor<3xcomplex<f64>>
+  %idx = stablehlo.constant dense<[[0], [2]]> : tensor<2x1xi64>
+  %u = stablehlo.constant dense<[(10.0, 20.0), (30.0, 40.0)]> : tensor<2xcomplex<f64>>
+  %r = "stablehlo.scatter"(%x, %idx, %u) ({
+    ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+      %s = stablehlo.add %a, %b : tensor<complex<f64>>
+      stablehlo.return %s : tensor<complex<f64>>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0],
+      index_vector_dim = 1>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<3xcomplex<f64>>, tensor<2x1xi64>, tensor<2xcomplex<f64>>) -> tensor<3xcomplex<f64>>
+  check.expect_eq_const %r, dense<[(11.0, 21.0), (2.0, 2.0), (33.0, 43.0)]> : tensor<3xcomplex<f64>>
+""")
 bits = struct.unpack("<q", struct.pack("<ff", 1.5, -2.0))[0]
 add_case("bitcast_convert_complex", """\
   %x = stablehlo.constant dense<[(1.5, -2.0)]> : tensor<1xcomplex<f32>>

@@ -358,8 +358,8 @@ class ComplexExpander {
   // call's complex results are unpacked.
   absl::Status ExpandBoundary(Operation& op);
 
-  // while, if, case, optimization_barrier, reduce, reduce_window and
-  // sort, whose values flow through operands, region arguments, region
+  // while, if, case, optimization_barrier, reduce, reduce_window, sort
+  // and scatter, whose values flow through operands, region arguments, region
   // returns and results by position: each complex value becomes its two
   // parts in each list (a sort's comparator pairs them per operand).
   absl::Status ExpandControlFlow(const Operation& op);

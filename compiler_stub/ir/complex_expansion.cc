@@ -415,11 +415,12 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
   if (name == "stablehlo.reduce" && IsComplexSum(op)) return ExpandSum(op);
   // A reduce's body takes (accumulators..., elements...) and returns the
   // accumulators: with each complex value as its two parts in place, that
-  // is the variadic reduce of the parts.
+  // is the variadic reduce of the parts (and likewise a scatter's
+  // (inputs..., updates...)).
   if (name == "stablehlo.while" || name == "stablehlo.if" ||
       name == "stablehlo.case" || name == "stablehlo.optimization_barrier" ||
       name == "stablehlo.reduce" || name == "stablehlo.reduce_window" ||
-      name == "stablehlo.sort") {
+      name == "stablehlo.sort" || name == "stablehlo.scatter") {
     return ExpandControlFlow(op);
   }
   if (name == "stablehlo.return") return ExpandReturn(op);

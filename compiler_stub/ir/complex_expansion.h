@@ -6,7 +6,8 @@
 // transpose, slice, ...) and add/subtract/negate run once per part, the
 // others as the formulas of complex arithmetic (multiply, divide, exp, log,
 // sqrt, the trigonometric ops, fft as products with DFT matrices, ...),
-// and ops with regions (while, if, case, reduce, sort) carry the parts.
+// and ops with regions (while, if, case, reduce, sort, scatter) carry the
+// parts.
 // Neither the IR nor the plugins see a complex type: both run the result as
 // any real program, and complex buffers cross into and out of it as their
 // interleaved parts.
@@ -40,7 +41,7 @@ using ComplexSignatures = std::map<std::string, ComplexSignature>;
 // given, records each function's ComplexSignature by name.
 // UNIMPLEMENTED "L:C: ..." naming the op for complex values where this
 // expansion has no rule (e.g. triangular_solve and remainder of complex
-// values, scatter and map).
+// values, and map).
 absl::Status ExpandComplex(mlir::Module& module,
                            ComplexSignatures* signatures = nullptr);
 
