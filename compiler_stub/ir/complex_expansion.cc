@@ -1,5 +1,7 @@
 #include "compiler_stub/ir/complex_expansion.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,6 +13,91 @@
 
 namespace pjrtx::ir {
 namespace complex_internal {
+
+absl::Status ComplexExpander::ExpandFunction(mlir::Function& function,
+                                             ComplexSignature* signature) {
+  std::vector<Operation> prologue;
+  out_ = &prologue;
+  signature->arguments.assign(function.arguments.size(), false);
+  signature->results.assign(function.result_types.size(), false);
+  for (size_t i = 0; i < function.arguments.size(); ++i) {
+    mlir::FunctionArgument& argument = function.arguments[i];
+    if (!IsComplex(argument.type)) continue;
+    if (argument.type.kind != Type::Kind::kTensor) {
+      return absl::UnimplementedError(
+          absl::StrCat(argument.location.line, ":", argument.location.column,
+                       ": function @", function.name, " argument %",
+                       argument.name, " of ", argument.type.text,
+                       ": complex values are supported in tensors only"));
+    }
+    signature->arguments[i] = true;
+    const Type complex_type = argument.type;
+    argument.type = InterleavedType(complex_type);
+    if (!function.body.blocks.empty() &&
+        i < function.body.blocks[0].arguments.size()) {
+      function.body.blocks[0].arguments[i].type = argument.type;
+    }
+    location_ = argument.location;
+    expanding_ = absl::StrCat("argument %", argument.name);
+    parts_[KeyOf(Named(argument.name))] =
+        Unpack(Named(argument.name), complex_type);
+  }
+  for (size_t i = 0; i < function.result_types.size(); ++i) {
+    if (!IsComplex(function.result_types[i])) continue;
+    signature->results[i] = true;
+    function.result_types[i] = InterleavedType(function.result_types[i]);
+  }
+  absl::Status status = status_;
+  for (mlir::Block& block : function.body.blocks) {
+    if (!status.ok()) break;
+    status = ExpandOps(block.operations);
+  }
+  if (!status.ok()) return status;
+  if (!prologue.empty() && !function.body.blocks.empty()) {
+    std::vector<Operation>& ops = function.body.blocks[0].operations;
+    ops.insert(ops.begin(), std::make_move_iterator(prologue.begin()),
+               std::make_move_iterator(prologue.end()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ComplexExpander::ExpandOps(std::vector<Operation>& ops) {
+  std::vector<Operation> expanded;
+  for (Operation& op : ops) {
+    for (ValueRef& operand : op.operands) {
+      auto alias = aliases_.find(KeyOf(operand));
+      if (alias != aliases_.end()) operand = alias->second;
+    }
+    // Sibling regions may reuse a name: this op's results are new values.
+    for (int i = 0; i < std::max(op.num_results, 1); ++i) {
+      Forget({op.result_name, i});
+    }
+    if (!AnyComplex(op.operand_types) && !AnyComplex(op.result_types)) {
+      for (mlir::Region& region : op.regions) {
+        for (mlir::Block& block : region.blocks) {
+          for (const mlir::BlockArgument& argument : block.arguments) {
+            if (IsComplex(argument.type)) {
+              return Unsupported(op, "with complex region arguments");
+            }
+          }
+          absl::Status status = ExpandOps(block.operations);
+          if (!status.ok()) return status;
+        }
+      }
+      expanded.push_back(std::move(op));
+      continue;
+    }
+    out_ = &expanded;
+    location_ = op.location;
+    expanding_ = op.name;
+    status_ = absl::OkStatus();
+    absl::Status status = ExpandOp(op);
+    if (status.ok()) status = status_;
+    if (!status.ok()) return status;
+  }
+  ops = std::move(expanded);
+  return absl::OkStatus();
+}
 
 // Ops that move or pick elements without looking at their values, and
 // those whose complex form is the real form on each part.
