@@ -289,7 +289,9 @@ class ComplexExpander {
   absl::Status FlattenOperands(const Operation& op, Operation& copy);
 
   // A reduce of one complex operand whose body only adds: the sum of each
-  // part.
+  // part. Any reduce also runs through ExpandControlFlow, but as one
+  // variadic reduce whose body the CPU runtime calls per element; two
+  // reduces with a one-add body take its fast path (simple_reduce.h).
   static bool IsComplexSum(const Operation& op);
   absl::Status ExpandSum(const Operation& op);
 

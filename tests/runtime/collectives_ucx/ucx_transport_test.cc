@@ -65,6 +65,22 @@ struct Child {
   void CheckOk(const absl::Status& status, absl::string_view what) {
     Check(status.ok(), absl::StrCat(what, ": ", status.ToString()));
   }
+  // An operation with rank 1, killed meanwhile (`what`, e.g. "send"),
+  // failed naming it within its 3 s deadline and some slack.
+  void CheckFailedWithDeadPeer(absl::string_view what,
+                               const absl::Status& status,
+                               Clock::duration elapsed) {
+    std::fprintf(
+        stderr, "rank %d: %s with the killed peer: %s after %lld ms\n", rank,
+        std::string(what).c_str(), status.ToString().c_str(),
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(elapsed)
+                .count()));
+    Check((absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) &&
+              absl::StrContains(status.message(), "rank 1"),
+          absl::StrCat(what, " with a dead peer gave ", status.ToString()));
+    Check(elapsed < std::chrono::seconds(4), "failed within deadline + slack");
+  }
   void CheckCounters(int64_t sent, int64_t sends, int64_t received,
                      int64_t receives) {
     const TransportCounters c = transport->counters();
@@ -222,17 +238,7 @@ void PeerKilled(Child& c) {
   const absl::Status status =
       c.transport->SendRecv(1, Pattern(0, kMiB), 1, absl::MakeSpan(big),
                             MakeTag(6, 0, 1), In(std::chrono::seconds(3)));
-  const auto elapsed = Clock::now() - start;
-  std::fprintf(
-      stderr, "rank 0: exchange with the killed peer: %s after %lld ms\n",
-      status.ToString().c_str(),
-      static_cast<long long>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(elapsed)
-              .count()));
-  c.Check((absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) &&
-              absl::StrContains(status.message(), "rank 1"),
-          absl::StrCat("exchange with a dead peer gave ", status.ToString()));
-  c.Check(elapsed < std::chrono::seconds(4), "failed within deadline + slack");
+  c.CheckFailedWithDeadPeer("exchange", status, Clock::now() - start);
   // A send completes locally once the transport has taken the data (over
   // TCP that can be the kernel's socket buffer), so the big send may count
   // even though the peer died before reading it. The receive never can.
@@ -272,18 +278,9 @@ void PeerKilledMidSend(Child& c) {
   const Clock::time_point start = Clock::now();
   const absl::Status status =
       c.transport->Send(1, big, MakeTag(7, 0, 1), In(std::chrono::seconds(3)));
-  const auto elapsed = Clock::now() - start;
+  const Clock::duration elapsed = Clock::now() - start;
   killer.join();
-  std::fprintf(
-      stderr, "rank 0: send to the killed peer: %s after %lld ms\n",
-      status.ToString().c_str(),
-      static_cast<long long>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(elapsed)
-              .count()));
-  c.Check((absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) &&
-              absl::StrContains(status.message(), "rank 1"),
-          absl::StrCat("send to a dead peer gave ", status.ToString()));
-  c.Check(elapsed < std::chrono::seconds(4), "failed within deadline + slack");
+  c.CheckFailedWithDeadPeer("send", status, elapsed);
 }
 
 // A buffer the transport may only copy into and out of, as a chip's.
