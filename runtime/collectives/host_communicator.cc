@@ -141,6 +141,21 @@ class ChipMemory final : public StagedMemory {
     std::memcpy(destination_ + offset, host, bytes);
     copied_in_ += bytes;
   }
+  // The chip adds what comes in to its input as it writes its output, as
+  // a real chip would reduce in its own memory.
+  bool reduces_on_device() const override { return true; }
+  void ReduceFromHost(size_t offset, const uint8_t* host, size_t bytes,
+                      ReduceOp op, PJRTX_Buffer_Type type) override {
+    const size_t element_size = *ReducibleElementSize(type);
+    // Cannot fail: the type was checked before the operation started.
+    (void)Reduce(op, type, destination_ + offset, source_ + offset, host,
+                 bytes / element_size);
+    copied_in_ += bytes;
+  }
+  void ResultToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, destination_ + offset, bytes);
+    copied_out_ += bytes;
+  }
   size_t copied_out() const { return copied_out_; }
   size_t copied_in() const { return copied_in_; }
 

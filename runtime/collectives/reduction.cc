@@ -63,55 +63,57 @@ T Combine(T a, T b) {
 // sums and products (a switch on the operation inside the loop kept a
 // 16 MiB f32 all-reduce's accumulation scalar).
 template <typename T, ReduceOp kOp>
-void AccumulateWith(uint8_t* inout, const uint8_t* in, size_t count) {
+void CombineWith(uint8_t* out, const uint8_t* a, const uint8_t* b,
+                 size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    uint8_t* a = inout + i * sizeof(T);
-    Store<T>(a, Combine<T, kOp>(Load<T>(a), Load<T>(in + i * sizeof(T))));
+    const size_t at = i * sizeof(T);
+    Store<T>(out + at, Combine<T, kOp>(Load<T>(a + at), Load<T>(b + at)));
   }
 }
 
 template <float (*kToFloat)(uint16_t), uint16_t (*kFromFloat)(float),
           ReduceOp kOp>
-void AccumulateWidenedWith(uint8_t* inout, const uint8_t* in, size_t count) {
+void CombineWidenedWith(uint8_t* out, const uint8_t* a, const uint8_t* b,
+                        size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    uint8_t* a = inout + i * 2;
+    const size_t at = i * 2;
     const float combined = Combine<float, kOp>(
-        kToFloat(Load<uint16_t>(a)), kToFloat(Load<uint16_t>(in + i * 2)));
-    Store<uint16_t>(a, kFromFloat(combined));
+        kToFloat(Load<uint16_t>(a + at)), kToFloat(Load<uint16_t>(b + at)));
+    Store<uint16_t>(out + at, kFromFloat(combined));
   }
 }
 
 template <typename T>
-void AccumulateAs(ReduceOp op, uint8_t* inout, const uint8_t* in,
-                  size_t count) {
+void CombineAs(ReduceOp op, uint8_t* out, const uint8_t* a, const uint8_t* b,
+               size_t count) {
   switch (op) {
     case ReduceOp::kSum:
-      return AccumulateWith<T, ReduceOp::kSum>(inout, in, count);
+      return CombineWith<T, ReduceOp::kSum>(out, a, b, count);
     case ReduceOp::kProduct:
-      return AccumulateWith<T, ReduceOp::kProduct>(inout, in, count);
+      return CombineWith<T, ReduceOp::kProduct>(out, a, b, count);
     case ReduceOp::kMin:
-      return AccumulateWith<T, ReduceOp::kMin>(inout, in, count);
+      return CombineWith<T, ReduceOp::kMin>(out, a, b, count);
     case ReduceOp::kMax:
-      return AccumulateWith<T, ReduceOp::kMax>(inout, in, count);
+      return CombineWith<T, ReduceOp::kMax>(out, a, b, count);
   }
 }
 
 template <float (*kToFloat)(uint16_t), uint16_t (*kFromFloat)(float)>
-void AccumulateWidened(ReduceOp op, uint8_t* inout, const uint8_t* in,
-                       size_t count) {
+void CombineWidened(ReduceOp op, uint8_t* out, const uint8_t* a,
+                    const uint8_t* b, size_t count) {
   switch (op) {
     case ReduceOp::kSum:
-      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kSum>(
-          inout, in, count);
+      return CombineWidenedWith<kToFloat, kFromFloat, ReduceOp::kSum>(out, a, b,
+                                                                      count);
     case ReduceOp::kProduct:
-      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kProduct>(
-          inout, in, count);
+      return CombineWidenedWith<kToFloat, kFromFloat, ReduceOp::kProduct>(
+          out, a, b, count);
     case ReduceOp::kMin:
-      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kMin>(
-          inout, in, count);
+      return CombineWidenedWith<kToFloat, kFromFloat, ReduceOp::kMin>(out, a, b,
+                                                                      count);
     case ReduceOp::kMax:
-      return AccumulateWidenedWith<kToFloat, kFromFloat, ReduceOp::kMax>(
-          inout, in, count);
+      return CombineWidenedWith<kToFloat, kFromFloat, ReduceOp::kMax>(out, a, b,
+                                                                      count);
   }
 }
 
@@ -154,61 +156,67 @@ absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type) {
   }
 }
 
-absl::Status Accumulate(ReduceOp op, PJRTX_Buffer_Type type, void* inout,
-                        const void* in, size_t count) {
+absl::Status Reduce(ReduceOp op, PJRTX_Buffer_Type type, void* out,
+                    const void* a, const void* b, size_t count) {
   absl::StatusOr<size_t> element_size = ReducibleElementSize(type);
   if (!element_size.ok()) return element_size.status();
   if (count == 0) return absl::OkStatus();
-  if (inout == nullptr || in == nullptr) {
+  if (out == nullptr || a == nullptr || b == nullptr) {
     return absl::InvalidArgumentError(
-        absl::StrCat("Accumulate of ", count,
-                     " elements was given a null buffer; expected two "
+        absl::StrCat("reduction of ", count,
+                     " elements was given a null buffer; expected three "
                      "buffers of ",
                      count * *element_size, " bytes"));
   }
-  auto* a = static_cast<uint8_t*>(inout);
-  auto* b = static_cast<const uint8_t*>(in);
+  auto* o = static_cast<uint8_t*>(out);
+  auto* x = static_cast<const uint8_t*>(a);
+  auto* y = static_cast<const uint8_t*>(b);
   switch (type) {
     case PJRTX_Buffer_Type_S8:
-      AccumulateAs<int8_t>(op, a, b, count);
+      CombineAs<int8_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_S16:
-      AccumulateAs<int16_t>(op, a, b, count);
+      CombineAs<int16_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_S32:
-      AccumulateAs<int32_t>(op, a, b, count);
+      CombineAs<int32_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_S64:
-      AccumulateAs<int64_t>(op, a, b, count);
+      CombineAs<int64_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_U8:
-      AccumulateAs<uint8_t>(op, a, b, count);
+      CombineAs<uint8_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_U16:
-      AccumulateAs<uint16_t>(op, a, b, count);
+      CombineAs<uint16_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_U32:
-      AccumulateAs<uint32_t>(op, a, b, count);
+      CombineAs<uint32_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_U64:
-      AccumulateAs<uint64_t>(op, a, b, count);
+      CombineAs<uint64_t>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_F32:
-      AccumulateAs<float>(op, a, b, count);
+      CombineAs<float>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_F64:
-      AccumulateAs<double>(op, a, b, count);
+      CombineAs<double>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_F16:
-      AccumulateWidened<HalfToFloat, FloatToHalf>(op, a, b, count);
+      CombineWidened<HalfToFloat, FloatToHalf>(op, o, x, y, count);
       break;
     case PJRTX_Buffer_Type_BF16:
-      AccumulateWidened<BFloat16ToFloat, FloatToBFloat16>(op, a, b, count);
+      CombineWidened<BFloat16ToFloat, FloatToBFloat16>(op, o, x, y, count);
       break;
     default:
       break;  // Rejected by ReducibleElementSize above.
   }
   return absl::OkStatus();
+}
+
+absl::Status Accumulate(ReduceOp op, PJRTX_Buffer_Type type, void* inout,
+                        const void* in, size_t count) {
+  return Reduce(op, type, inout, inout, in, count);
 }
 
 float HalfToFloat(uint16_t half) {

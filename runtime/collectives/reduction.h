@@ -18,17 +18,22 @@ enum class ReduceOp { kSum, kProduct, kMin, kMax };
 // "sum", "product", "min" or "max".
 absl::string_view ReduceOpName(ReduceOp op);
 
-// Bytes per element of a type that Accumulate supports, or UNIMPLEMENTED
-// naming the type and listing the supported ones. Collectives call it
-// first, so an unsupported type fails before any message is sent.
+// Bytes per element of a type that Reduce and Accumulate support, or
+// UNIMPLEMENTED naming the type and listing the supported ones. Collectives
+// call it first, so an unsupported type fails before any message is sent.
 absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type);
 
-// inout[i] = op(inout[i], in[i]) for i in 0..count-1, for S8..S64, U8..U64,
-// F16, BF16, F32 and F64. Integers wrap on overflow (two's complement), so
+// out[i] = op(a[i], b[i]) for i in 0..count-1, for S8..S64, U8..U64, F16,
+// BF16, F32 and F64. Integers wrap on overflow (two's complement), so
 // the result does not depend on the order ranks are combined in. F16 and
 // BF16 are widened to float for each operation and rounded back (to
 // nearest even). Min and max of floats return NaN when either side is NaN,
-// as XLA does. The buffers need no particular alignment and may be equal.
+// as XLA does. The buffers need no particular alignment; `out` may be
+// either input, but must not overlap one in part.
+absl::Status Reduce(ReduceOp op, PJRTX_Buffer_Type type, void* out,
+                    const void* a, const void* b, size_t count);
+
+// Reduce in place: inout[i] = op(inout[i], in[i]).
 absl::Status Accumulate(ReduceOp op, PJRTX_Buffer_Type type, void* inout,
                         const void* in, size_t count);
 

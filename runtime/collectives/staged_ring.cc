@@ -29,11 +29,37 @@ class StagedRange final : public StagedMemory {
   void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
     base_.FromHost(offset_ + offset, host, bytes);
   }
+  bool reduces_on_device() const override { return base_.reduces_on_device(); }
+  void ReduceFromHost(size_t offset, const uint8_t* host, size_t bytes,
+                      ReduceOp op, PJRTX_Buffer_Type type) override {
+    base_.ReduceFromHost(offset_ + offset, host, bytes, op, type);
+  }
+  void ResultToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    base_.ResultToHost(offset_ + offset, host, bytes);
+  }
 
  private:
   StagedMemory& base_;
   const size_t offset_;
   const size_t size_;
+};
+
+// The result of a StagedMemory, for sending what a reduction on the device
+// left there.
+class ResultRange final : public StagedMemory {
+ public:
+  explicit ResultRange(StagedMemory& base) : base_(base) {}
+
+  size_t size() const override { return base_.size(); }
+  void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    base_.ResultToHost(offset, host, bytes);
+  }
+  void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
+    base_.FromHost(offset, host, bytes);
+  }
+
+ private:
+  StagedMemory& base_;
 };
 
 // Host memory the links address directly.
@@ -77,25 +103,28 @@ class TeeRange final : public StagedMemory {
   const size_t size_;
 };
 
-// A receive that reduces as it lands: each piece of the incoming chunk is
-// combined with the device's copy of the same bytes (copied out of the
-// device for it, into the host chunk) and left reduced in the host chunk,
-// and, when the reduction is final, also written back to the device while
-// it is still in cache. Pieces may split elements; an element's incoming
-// bytes wait here until they are all in.
+// A receive that reduces as it lands. On the host: each piece of the
+// incoming chunk is combined with the device's copy of the same bytes
+// (copied out of the device for it, into the host chunk) and left reduced
+// in the host chunk, and, when the reduction is final, also written back
+// to the device while it is still in cache. On the device (only for a
+// final reduction, on a device that reduces): each piece goes into the
+// device, which reduces it with its own bytes; the host chunk is unused.
+// Pieces may split elements; an element's incoming bytes wait here until
+// they are all in.
 class ReducingRange final : public StagedMemory {
  public:
-  // `final_result`: where the reduced bytes go as well, or null.
+  enum class Where { kHost, kHostThenDevice, kDevice };
+
   ReducingRange(StagedMemory& device, uint8_t* host, size_t size, ReduceOp op,
-                PJRTX_Buffer_Type type, size_t element_size,
-                StagedMemory* final_result)
+                PJRTX_Buffer_Type type, size_t element_size, Where where)
       : device_(device),
         host_(host),
         size_(size),
         op_(op),
         type_(type),
         element_size_(element_size),
-        final_result_(final_result) {}
+        where_(where) {}
 
   size_t size() const override { return size_; }
   void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
@@ -103,17 +132,14 @@ class ReducingRange final : public StagedMemory {
   }
   void FromHost(size_t offset, const uint8_t* incoming, size_t bytes) override {
     if (bytes == 0) return;
-    device_.ToHost(offset, host_ + offset, bytes);
+    if (where_ != Where::kDevice) device_.ToHost(offset, host_ + offset, bytes);
     const size_t end = offset + bytes;
     const size_t whole_begin =
         (offset + element_size_ - 1) / element_size_ * element_size_;
     const size_t whole_end = end / element_size_ * element_size_;
     if (whole_begin < whole_end) {
-      // Cannot fail: the type was checked before the ring started.
-      (void)Accumulate(op_, type_, host_ + whole_begin,
-                       incoming + (whole_begin - offset),
-                       (whole_end - whole_begin) / element_size_);
-      Reduced(whole_begin, whole_end - whole_begin);
+      Combine(whole_begin, incoming + (whole_begin - offset),
+              whole_end - whole_begin);
     }
     // The elements the piece covers only in part: at most one at each end.
     const size_t first = offset / element_size_;
@@ -144,17 +170,22 @@ class ReducingRange final : public StagedMemory {
                 incoming + (from - offset), to - from);
     partial.received += to - from;
     if (partial.received == element_size_) {
-      (void)Accumulate(op_, type_, host_ + element_begin, partial.bytes.data(),
-                       1);
+      Combine(element_begin, partial.bytes.data(), element_size_);
       partials_.erase(element);
-      Reduced(element_begin, element_size_);
     }
   }
 
-  // Bytes [offset, offset + bytes) of the host chunk are reduced.
-  void Reduced(size_t offset, size_t bytes) {
-    if (final_result_ != nullptr) {
-      final_result_->FromHost(offset, host_ + offset, bytes);
+  // Reduces the whole elements [offset, offset + bytes) with `incoming`.
+  void Combine(size_t offset, const uint8_t* incoming, size_t bytes) {
+    if (where_ == Where::kDevice) {
+      device_.ReduceFromHost(offset, incoming, bytes, op_, type_);
+      return;
+    }
+    // Cannot fail: the type was checked before the ring started.
+    (void)Accumulate(op_, type_, host_ + offset, incoming,
+                     bytes / element_size_);
+    if (where_ == Where::kHostThenDevice) {
+      device_.FromHost(offset, host_ + offset, bytes);
     }
   }
 
@@ -164,7 +195,7 @@ class ReducingRange final : public StagedMemory {
   const ReduceOp op_;
   const PJRTX_Buffer_Type type_;
   const size_t element_size_;
-  StagedMemory* const final_result_;
+  const Where where_;
   std::map<size_t, Partial> partials_;  // Few: at most two per piece.
 };
 
@@ -192,7 +223,9 @@ absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
   };
   // Reduce-scatter: as RingReduceScatter, but the chunk sent first comes
   // from the device, and each chunk reduced is reduced from the device's
-  // copy into the host buffer.
+  // copy into the host buffer; the rank's own chunk, reduced last, is
+  // reduced by the device where it can, and sent on from there.
+  const bool own_on_device = device.reduces_on_device();
   for (int step = 0; step < size - 1; ++step) {
     const auto [send_begin, send_bytes] = bytes_of(Wrap(rank - step - 1, size));
     const auto [recv_begin, recv_bytes] = bytes_of(Wrap(rank - step - 2, size));
@@ -200,9 +233,12 @@ absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
     HostRange send_host(host + send_begin, send_bytes);
     StagedRange recv_device(device, recv_begin, recv_bytes);
     // The last step completes the rank's own chunk.
+    using Where = ReducingRange::Where;
+    const Where where = step < size - 2 ? Where::kHost
+                        : own_on_device ? Where::kDevice
+                                        : Where::kHostThenDevice;
     ReducingRange reduce(recv_device, host + recv_begin, recv_bytes, op, type,
-                         element_size,
-                         step == size - 2 ? &recv_device : nullptr);
+                         element_size, where);
     PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
         Wrap(rank + 1, size),
         step == 0 ? static_cast<StagedMemory*>(&send_device) : &send_host,
@@ -211,15 +247,21 @@ absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
   }
   // All-gather: as RingAllGather in the host buffer, each chunk written to
   // the device as it arrives; the chunk that arrives last (nobody needs it
-  // forwarded) goes straight to the device only.
+  // forwarded) goes straight to the device only. The own chunk, sent
+  // first, comes from the device where the device reduced it.
   for (int step = 0; step < size - 1; ++step) {
     const auto [send_begin, send_bytes] = bytes_of(Wrap(rank - step, size));
     const auto [recv_begin, recv_bytes] = bytes_of(Wrap(rank - step - 1, size));
     HostRange send_host(host + send_begin, send_bytes);
+    StagedRange send_device(device, send_begin, send_bytes);
+    ResultRange send_result(send_device);
     StagedRange recv_device(device, recv_begin, recv_bytes);
     TeeRange recv_both(host + recv_begin, recv_device, recv_bytes);
     PJRTX_RETURN_IF_ERROR(transport.SendRecvStaged(
-        Wrap(rank + 1, size), &send_host, Wrap(rank - 1, size),
+        Wrap(rank + 1, size),
+        step == 0 && own_on_device ? static_cast<StagedMemory*>(&send_result)
+                                   : &send_host,
+        Wrap(rank - 1, size),
         step == size - 2 ? static_cast<StagedMemory*>(&recv_device)
                          : &recv_both,
         MakeTag(communicator, sequence, kRingAllGatherFirstStep + step),

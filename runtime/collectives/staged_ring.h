@@ -22,9 +22,13 @@ namespace pjrtx::collectives {
 // straight from the device into the link's own buffers, and every chunk it
 // reduces is combined from the device's copy and the incoming bytes as
 // they land. So is writing: each chunk goes to the device as it is
-// completed or arrives, while it is in cache. In all, device.ToHost and
-// device.FromHost each cover every byte exactly once (for a single rank:
-// neither runs, nothing moves).
+// completed or arrives, while it is in cache. Where the device reduces
+// (reduces_on_device), the rank's own chunk, the last one reduced, is
+// instead reduced there from the incoming bytes and sent on from the
+// device: its bytes cross to the device and back once, not twice. In all,
+// the copies out of the device (ToHost, ResultToHost) and into it
+// (FromHost, ReduceFromHost) each cover every byte exactly once (for a
+// single rank: none runs, nothing moves).
 absl::Status StagedRingAllReduce(Transport& transport, ReduceOp op,
                                  PJRTX_Buffer_Type type, StagedMemory& device,
                                  uint8_t* host, size_t count,

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "runtime/collectives/operation_header.h"
+#include "runtime/collectives/reduction.h"
 #include "runtime/core/base/key_value_store.h"
 
 namespace pjrtx::collectives {
@@ -60,6 +61,24 @@ class StagedMemory {
   // (an implementation may combine them with what is there instead, as a
   // reduction does). Pieces may come in any order and split elements.
   virtual void FromHost(size_t offset, const uint8_t* host, size_t bytes) = 0;
+
+  // Whether the device reduces incoming bytes with its own
+  // (ReduceFromHost). A reduction there moves the incoming bytes into the
+  // device, where reducing on the host moves the device's bytes out and
+  // the result back in: one crossing of the data instead of two.
+  virtual bool reduces_on_device() const { return false; }
+  // Only where reduces_on_device(): writes op(the buffer's bytes, the
+  // incoming bytes at `host`) as the result of the whole elements
+  // [offset, offset + bytes).
+  virtual void ReduceFromHost(size_t /*offset*/, const uint8_t* /*host*/,
+                              size_t /*bytes*/, ReduceOp /*op*/,
+                              PJRTX_Buffer_Type /*type*/) {}
+  // Copies bytes [offset, offset + bytes) of the result, as FromHost and
+  // ReduceFromHost left it, into `host`. The default is ToHost, for
+  // buffers whose result replaces their contents.
+  virtual void ResultToHost(size_t offset, uint8_t* host, size_t bytes) {
+    ToHost(offset, host, bytes);
+  }
 };
 
 // One rank's endpoint. Ranks are 0..size()-1 of the communicator. Messages

@@ -334,12 +334,16 @@ void UcxContext::DriveUntil(const std::function<bool()>& done,
         std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
     const int timeout_ms =
         static_cast<int>(std::min<int64_t>(left.count(), kInlinePoll.count()));
-    SleepOn(inline_epoll_fd_, timeout_ms);
-    spin_until = Clock::now() + spin_;
+    // Spins again only when woken: a wait that outlasts the poll would
+    // otherwise spin after every poll, a sixth of a core while a rank
+    // waits for a slow peer (and taken from the processes that run).
+    if (SleepOn(inline_epoll_fd_, timeout_ms)) {
+      spin_until = Clock::now() + spin_;
+    }
   }
 }
 
-void UcxContext::SleepOn(int epoll_fd, int timeout_ms) {
+bool UcxContext::SleepOn(int epoll_fd, int timeout_ms) {
   epoll_event events[2];
   const int ready = epoll_wait(epoll_fd, events, 2, timeout_ms);
   for (int i = 0; i < ready; ++i) {
@@ -348,6 +352,7 @@ void UcxContext::SleepOn(int epoll_fd, int timeout_ms) {
       (void)!read(wake_fd_, &count, sizeof(count));
     }
   }
+  return ready > 0;
 }
 
 void UcxContext::ProgressLoop() {

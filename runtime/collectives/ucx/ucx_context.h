@@ -131,7 +131,8 @@ class UcxContext {
                   Clock::time_point deadline);
   // Sleeps in `epoll_fd` (the worker's event descriptor and the wake-up
   // event) until either fires or `timeout_ms` (-1: no limit) passes.
-  void SleepOn(int epoll_fd, int timeout_ms);
+  // Returns whether one fired.
+  bool SleepOn(int epoll_fd, int timeout_ms);
   // Interrupts a SleepOn.
   void Wake();
 

@@ -15,8 +15,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 template <typename T>
-std::vector<T> Reduce(ReduceOp op, PJRTX_Buffer_Type type, std::vector<T> a,
-                      const std::vector<T>& b) {
+std::vector<T> Accumulated(ReduceOp op, PJRTX_Buffer_Type type,
+                           std::vector<T> a, const std::vector<T>& b) {
   EXPECT_TRUE(Accumulate(op, type, a.data(), b.data(), a.size()).ok());
   return a;
 }
@@ -24,47 +24,48 @@ std::vector<T> Reduce(ReduceOp op, PJRTX_Buffer_Type type, std::vector<T> a,
 TEST(ReductionTest, EachOpOnInt32) {
   const std::vector<int32_t> a = {1, -5, 7};
   const std::vector<int32_t> b = {4, 3, -2};
-  EXPECT_THAT(Reduce(ReduceOp::kSum, PJRTX_Buffer_Type_S32, a, b),
+  EXPECT_THAT(Accumulated(ReduceOp::kSum, PJRTX_Buffer_Type_S32, a, b),
               ElementsAre(5, -2, 5));
-  EXPECT_THAT(Reduce(ReduceOp::kProduct, PJRTX_Buffer_Type_S32, a, b),
+  EXPECT_THAT(Accumulated(ReduceOp::kProduct, PJRTX_Buffer_Type_S32, a, b),
               ElementsAre(4, -15, -14));
-  EXPECT_THAT(Reduce(ReduceOp::kMin, PJRTX_Buffer_Type_S32, a, b),
+  EXPECT_THAT(Accumulated(ReduceOp::kMin, PJRTX_Buffer_Type_S32, a, b),
               ElementsAre(1, -5, -2));
-  EXPECT_THAT(Reduce(ReduceOp::kMax, PJRTX_Buffer_Type_S32, a, b),
+  EXPECT_THAT(Accumulated(ReduceOp::kMax, PJRTX_Buffer_Type_S32, a, b),
               ElementsAre(4, 3, 7));
 }
 
 TEST(ReductionTest, EachOpOnDoubleAndUnsigned) {
-  EXPECT_THAT(Reduce<double>(ReduceOp::kProduct, PJRTX_Buffer_Type_F64,
-                             {1.5, -2.0}, {2.0, 0.25}),
+  EXPECT_THAT(Accumulated<double>(ReduceOp::kProduct, PJRTX_Buffer_Type_F64,
+                                  {1.5, -2.0}, {2.0, 0.25}),
               ElementsAre(3.0, -0.5));
-  EXPECT_THAT(Reduce<uint64_t>(ReduceOp::kMax, PJRTX_Buffer_Type_U64,
-                               {1, ~uint64_t{0}}, {2, 3}),
+  EXPECT_THAT(Accumulated<uint64_t>(ReduceOp::kMax, PJRTX_Buffer_Type_U64,
+                                    {1, ~uint64_t{0}}, {2, 3}),
               ElementsAre(2, ~uint64_t{0}));
-  EXPECT_THAT(
-      Reduce<uint32_t>(ReduceOp::kMin, PJRTX_Buffer_Type_U32, {9, 4}, {8, 5}),
-      ElementsAre(8, 4));
+  EXPECT_THAT(Accumulated<uint32_t>(ReduceOp::kMin, PJRTX_Buffer_Type_U32,
+                                    {9, 4}, {8, 5}),
+              ElementsAre(8, 4));
 }
 
 TEST(ReductionTest, IntegersWrapOnOverflow) {
-  EXPECT_THAT(Reduce<int8_t>(ReduceOp::kSum, PJRTX_Buffer_Type_S8, {127}, {1}),
-              ElementsAre(-128));
-  EXPECT_THAT(Reduce<uint16_t>(ReduceOp::kProduct, PJRTX_Buffer_Type_U16,
-                               {65535}, {65535}),
+  EXPECT_THAT(
+      Accumulated<int8_t>(ReduceOp::kSum, PJRTX_Buffer_Type_S8, {127}, {1}),
+      ElementsAre(-128));
+  EXPECT_THAT(Accumulated<uint16_t>(ReduceOp::kProduct, PJRTX_Buffer_Type_U16,
+                                    {65535}, {65535}),
               ElementsAre(1));
-  EXPECT_THAT(Reduce<int64_t>(ReduceOp::kSum, PJRTX_Buffer_Type_S64,
-                              {std::numeric_limits<int64_t>::max()}, {1}),
+  EXPECT_THAT(Accumulated<int64_t>(ReduceOp::kSum, PJRTX_Buffer_Type_S64,
+                                   {std::numeric_limits<int64_t>::max()}, {1}),
               ElementsAre(std::numeric_limits<int64_t>::min()));
 }
 
 TEST(ReductionTest, MinAndMaxPropagateNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> min = Reduce<float>(ReduceOp::kMin, PJRTX_Buffer_Type_F32,
-                                         {1.0f, nan}, {nan, 2.0f});
+  std::vector<float> min = Accumulated<float>(
+      ReduceOp::kMin, PJRTX_Buffer_Type_F32, {1.0f, nan}, {nan, 2.0f});
   EXPECT_TRUE(std::isnan(min[0]));
   EXPECT_TRUE(std::isnan(min[1]));
-  std::vector<float> max = Reduce<float>(ReduceOp::kMax, PJRTX_Buffer_Type_F32,
-                                         {1.0f, 3.0f}, {nan, 2.0f});
+  std::vector<float> max = Accumulated<float>(
+      ReduceOp::kMax, PJRTX_Buffer_Type_F32, {1.0f, 3.0f}, {nan, 2.0f});
   EXPECT_TRUE(std::isnan(max[0]));
   EXPECT_EQ(max[1], 3.0f);
 }
@@ -77,9 +78,9 @@ TEST(ReductionTest, BFloat16AccumulatesInFloatAndRoundsToEven) {
   EXPECT_EQ(FloatToBFloat16(1.0f + 0x3p-8f), 0x3f82);
   EXPECT_EQ(BFloat16ToFloat(0x4040), 3.0f);
   std::vector<uint16_t> sum =
-      Reduce<uint16_t>(ReduceOp::kSum, PJRTX_Buffer_Type_BF16,
-                       {FloatToBFloat16(1.5f), FloatToBFloat16(100.0f)},
-                       {FloatToBFloat16(2.25f), FloatToBFloat16(-0.5f)});
+      Accumulated<uint16_t>(ReduceOp::kSum, PJRTX_Buffer_Type_BF16,
+                            {FloatToBFloat16(1.5f), FloatToBFloat16(100.0f)},
+                            {FloatToBFloat16(2.25f), FloatToBFloat16(-0.5f)});
   EXPECT_EQ(BFloat16ToFloat(sum[0]), 3.75f);
   EXPECT_EQ(BFloat16ToFloat(sum[1]), 99.5f);
 }
@@ -98,9 +99,38 @@ TEST(ReductionTest, HalfConversionIsExactAndRoundsAtTheEdges) {
     ASSERT_EQ(FloatToHalf(HalfToFloat(half)), half) << bits;
   }
   std::vector<uint16_t> product =
-      Reduce<uint16_t>(ReduceOp::kProduct, PJRTX_Buffer_Type_F16,
-                       {FloatToHalf(1.5f)}, {FloatToHalf(-4.0f)});
+      Accumulated<uint16_t>(ReduceOp::kProduct, PJRTX_Buffer_Type_F16,
+                            {FloatToHalf(1.5f)}, {FloatToHalf(-4.0f)});
   EXPECT_EQ(HalfToFloat(product[0]), -6.0f);
+}
+
+TEST(ReductionTest, ReduceWritesASeparateOutputAndKeepsTheOperandOrder) {
+  const std::vector<float> a = {1.0f, NAN, 2.0f, -0.0f};
+  const std::vector<float> b = {2.5f, 3.0f, -NAN, 0.0f};
+  std::vector<float> out(a.size(), 99.0f);
+  ASSERT_TRUE(Reduce(ReduceOp::kMax, PJRTX_Buffer_Type_F32, out.data(),
+                     a.data(), b.data(), a.size())
+                  .ok());
+  EXPECT_EQ(out[0], 2.5f);
+  // A NaN on either side wins; its sign tells which operand it came from.
+  EXPECT_TRUE(std::isnan(out[1]) && !std::signbit(out[1]));
+  EXPECT_TRUE(std::isnan(out[2]) && std::signbit(out[2]));
+  EXPECT_EQ(out[0],
+            Accumulated(ReduceOp::kMax, PJRTX_Buffer_Type_F32, a, b)[0]);
+  // The operands are left as they were.
+  EXPECT_EQ(a[0], 1.0f);
+  EXPECT_EQ(b[0], 2.5f);
+  std::vector<uint16_t> bf16_out(1);
+  const std::vector<uint16_t> x = {FloatToBFloat16(1.5f)};
+  const std::vector<uint16_t> y = {FloatToBFloat16(2.0f)};
+  ASSERT_TRUE(Reduce(ReduceOp::kProduct, PJRTX_Buffer_Type_BF16,
+                     bf16_out.data(), x.data(), y.data(), 1)
+                  .ok());
+  EXPECT_EQ(BFloat16ToFloat(bf16_out[0]), 3.0f);
+  EXPECT_EQ(Reduce(ReduceOp::kSum, PJRTX_Buffer_Type_F32, nullptr, a.data(),
+                   b.data(), 1)
+                .code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(ReductionTest, UnsupportedTypeIsNamed) {

@@ -32,31 +32,57 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 // A chip's buffer: readable only through the copies, which are tallied per
-// byte.
+// byte. As a collective's chip buffers, its input and its result are
+// separate memory (the result starts as garbage). One that reduces on the
+// device combines incoming bytes with its input into its result.
 class DeviceBuffer final : public StagedMemory {
  public:
-  explicit DeviceBuffer(std::vector<uint8_t> bytes)
-      : bytes_(std::move(bytes)),
-        copied_out_(bytes_.size()),
-        copied_in_(bytes_.size()) {}
+  DeviceBuffer(std::vector<uint8_t> input, bool reduces)
+      : input_(std::move(input)),
+        result_(input_.size(), 0x5a),
+        reduces_(reduces),
+        copied_out_(input_.size()),
+        copied_in_(input_.size()) {}
 
-  size_t size() const override { return bytes_.size(); }
+  size_t size() const override { return input_.size(); }
   void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
-    std::memcpy(host, bytes_.data() + offset, bytes);
-    for (size_t i = offset; i < offset + bytes; ++i) ++copied_out_[i];
+    std::memcpy(host, input_.data() + offset, bytes);
+    Count(copied_out_, offset, bytes);
   }
   void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
-    std::memcpy(bytes_.data() + offset, host, bytes);
-    for (size_t i = offset; i < offset + bytes; ++i) ++copied_in_[i];
+    std::memcpy(result_.data() + offset, host, bytes);
+    Count(copied_in_, offset, bytes);
+  }
+  bool reduces_on_device() const override { return reduces_; }
+  void ReduceFromHost(size_t offset, const uint8_t* host, size_t bytes,
+                      ReduceOp op, PJRTX_Buffer_Type type) override {
+    ASSERT_TRUE(reduces_) << "ReduceFromHost on a device that does not reduce";
+    const size_t element_size = *ReducibleElementSize(type);
+    ASSERT_EQ(offset % element_size, 0u) << "a reduction splits an element";
+    ASSERT_EQ(bytes % element_size, 0u) << "a reduction splits an element";
+    ASSERT_TRUE(Reduce(op, type, result_.data() + offset,
+                       input_.data() + offset, host, bytes / element_size)
+                    .ok());
+    Count(copied_in_, offset, bytes);
+  }
+  void ResultToHost(size_t offset, uint8_t* host, size_t bytes) override {
+    std::memcpy(host, result_.data() + offset, bytes);
+    Count(copied_out_, offset, bytes);
   }
 
-  const std::vector<uint8_t>& bytes() const { return bytes_; }
+  const std::vector<uint8_t>& result() const { return result_; }
   // How often each byte was copied out of (into) the buffer.
   const std::vector<int>& copied_out() const { return copied_out_; }
   const std::vector<int>& copied_in() const { return copied_in_; }
 
  private:
-  std::vector<uint8_t> bytes_;
+  static void Count(std::vector<int>& tally, size_t offset, size_t bytes) {
+    for (size_t i = offset; i < offset + bytes; ++i) ++tally[i];
+  }
+
+  const std::vector<uint8_t> input_;
+  std::vector<uint8_t> result_;
+  const bool reduces_;
   std::vector<int> copied_out_;
   std::vector<int> copied_in_;
 };
@@ -108,13 +134,14 @@ struct RankResult {
 };
 
 std::vector<RankResult> RunStagedRing(int size, PJRTX_Buffer_Type type,
-                                      ReduceOp op, size_t count) {
+                                      ReduceOp op, size_t count,
+                                      bool reduces_on_device) {
   auto fabric = InProcessFabric::Create(size);
   std::vector<RankResult> results(size);
   RunRanks(size, [&](int rank) {
     PiecewiseTransport link(fabric->Endpoint(rank));
-    results[rank].device =
-        std::make_unique<DeviceBuffer>(MakeInput(type, op, rank, count));
+    results[rank].device = std::make_unique<DeviceBuffer>(
+        MakeInput(type, op, rank, count), reduces_on_device);
     // Garbage: the host buffer's contents must not matter.
     std::vector<uint8_t> host(results[rank].device->size(), 0xa5);
     results[rank].status =
@@ -124,7 +151,11 @@ std::vector<RankResult> RunStagedRing(int size, PJRTX_Buffer_Type type,
   return results;
 }
 
-TEST(StagedRingAllReduceTest, MatchesDirectReductionCopyingEveryByteOnce) {
+// Whether the device reduces its own chunk (as tpu_emu's chips do) or
+// every reduction happens on the host, each byte crosses once each way.
+class StagedRingAllReduceTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(StagedRingAllReduceTest, MatchesDirectReductionCopyingEveryByteOnce) {
   for (int size : {1, 2, 3, 5}) {
     const std::vector<size_t> counts = {0, 1, static_cast<size_t>(size + 1),
                                         static_cast<size_t>(2 * size + 1), 257};
@@ -137,16 +168,21 @@ TEST(StagedRingAllReduceTest, MatchesDirectReductionCopyingEveryByteOnce) {
           const std::vector<uint8_t> expected =
               ExpectedReduction(type, op, size, count);
           std::vector<RankResult> results =
-              RunStagedRing(size, type, op, count);
+              RunStagedRing(size, type, op, count, GetParam());
           for (int rank = 0; rank < size; ++rank) {
             SCOPED_TRACE(absl::StrCat("rank ", rank));
             ASSERT_TRUE(results[rank].status.ok()) << results[rank].status;
+            // One rank has nobody to reduce with: nothing moves, and its
+            // result is its input, which the caller copies.
+            if (size == 1) {
+              EXPECT_THAT(results[rank].device->copied_out(), Each(0));
+              EXPECT_THAT(results[rank].device->copied_in(), Each(0));
+              continue;
+            }
             const DeviceBuffer& device = *results[rank].device;
-            ASSERT_EQ(device.bytes(), expected);
-            // One rank has nobody to reduce with: nothing moves.
-            const int copies = size == 1 ? 0 : 1;
-            EXPECT_THAT(device.copied_out(), Each(copies));
-            EXPECT_THAT(device.copied_in(), Each(copies));
+            ASSERT_EQ(device.result(), expected);
+            EXPECT_THAT(device.copied_out(), Each(1));
+            EXPECT_THAT(device.copied_in(), Each(1));
           }
         }
       }
@@ -154,21 +190,27 @@ TEST(StagedRingAllReduceTest, MatchesDirectReductionCopyingEveryByteOnce) {
   }
 }
 
-TEST(StagedRingAllReduceTest, LargeBufferMatches) {
+TEST_P(StagedRingAllReduceTest, LargeBufferMatches) {
   constexpr size_t kCount = 100003;
   const std::vector<uint8_t> expected =
       ExpectedReduction(PJRTX_Buffer_Type_F32, ReduceOp::kSum, 3, kCount);
-  for (const RankResult& result :
-       RunStagedRing(3, PJRTX_Buffer_Type_F32, ReduceOp::kSum, kCount)) {
+  for (const RankResult& result : RunStagedRing(
+           3, PJRTX_Buffer_Type_F32, ReduceOp::kSum, kCount, GetParam())) {
     ASSERT_TRUE(result.status.ok()) << result.status;
-    EXPECT_EQ(result.device->bytes(), expected);
+    EXPECT_EQ(result.device->result(), expected);
   }
 }
 
-TEST(StagedRingAllReduceTest, DeviceOfTheWrongSizeIsNamed) {
+INSTANTIATE_TEST_SUITE_P(ReducingOnHostOrDevice, StagedRingAllReduceTest,
+                         ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "OnDevice" : "OnHost";
+                         });
+
+TEST(StagedRingAllReduceErrorsTest, DeviceOfTheWrongSizeIsNamed) {
   auto fabric = InProcessFabric::Create(1);
   std::unique_ptr<Transport> link = fabric->Endpoint(0);
-  DeviceBuffer device(std::vector<uint8_t>(10));
+  DeviceBuffer device(std::vector<uint8_t>(10), /*reduces=*/false);
   std::vector<uint8_t> host(12);
   const absl::Status status =
       StagedRingAllReduce(*link, ReduceOp::kSum, PJRTX_Buffer_Type_F32, device,
