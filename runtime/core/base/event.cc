@@ -39,9 +39,12 @@ bool Event::Set(absl::Status status) {
     status_ = std::move(status);
     ready_.store(true, std::memory_order_release);
     continuations.swap(continuations_);
-    // Under the lock: a woken waiter may drop the last reference at once.
-    ready_cv_.notify_all();
   }
+  // After the lock is released: a waiter woken while this thread still
+  // held it would only block again on the lock, a second sleep and wake-up
+  // for every operation it waits for. This thread holds a reference (see
+  // EventRef), so the event outlives a waiter that drops its own at once.
+  ready_cv_.notify_all();
   // Run outside the lock: a continuation may register more work on this
   // event or drop the last reference to an object that owns it.
   for (Continuation& fn : continuations) std::move(fn)(status_);
