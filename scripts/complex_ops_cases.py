@@ -363,6 +363,95 @@ for element in ("f32", "f64"):
              expect("r", [round_complex(v, element) for v in product], [2, 2],
                     element, True))
 
+
+
+def solve(matrix, rhs, m, n):
+    """x with matrix x = rhs (m x m, m x n), by Gaussian elimination with
+    partial pivoting: independent of how the compiler solves."""
+    rows = [list(matrix[i * m:(i + 1) * m]) + list(rhs[i * n:(i + 1) * n])
+            for i in range(m)]
+    for col in range(m):
+        pivot = max(range(col, m), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(m):
+            if r != col:
+                factor = rows[r][col] / rows[col][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+    return [rows[i][m + j] / rows[i][i] for i in range(m) for j in range(n)]
+
+
+def triangular_solve(a, b, m, n, left_side, lower, transpose, unit):
+    """The StableHLO triangular_solve of one batch entry: op(a) x = b on the
+    left side (b m x n), x op(a) = b on the right (b n x m), reading only
+    a's `lower` or upper triangle, and its diagonal unless `unit`."""
+    def entry(i, j):  # of op(a)
+        ii, jj = (i, j) if transpose == "NO_TRANSPOSE" else (j, i)
+        value = a[ii * m + jj]
+        if transpose == "ADJOINT":
+            value = value.conjugate()
+        if ii == jj:
+            return 1 if unit else value
+        return value if (ii > jj) == lower else 0
+    op_a = [entry(i, j) for i in range(m) for j in range(m)]
+    if left_side:
+        return solve(op_a, b, m, n)
+    # x op(a) = b  <=>  op(a)^T x^T = b^T.
+    op_a_t = [op_a[j * m + i] for i in range(m) for j in range(m)]
+    b_t = [b[j * m + i] for i in range(m) for j in range(n)]
+    x_t = solve(op_a_t, b_t, m, n)
+    return [x_t[j * n + i] for i in range(n) for j in range(m)]
+
+
+# triangular_solve: every side, triangle, transpose and diagonal, with a
+# batch dimension. The triangle that is not read holds huge values, and so
+# does the diagonal where it is unit: reading them would show.
+for element in ("f64", "f32"):
+    digits["count"] = 9 if element == "f32" else 17
+    ctype = "complex<%s>" % element
+    m, n, batch = 3, 2, 2
+    for left_side in (True, False):
+        for lower in (True, False):
+            for transpose in ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"):
+                for unit in (False, True):
+                    a, b, x = [], [], []
+                    for k in range(batch):
+                        entries = pattern(m * m, 11 + k)
+                        one = []
+                        for i in range(m):
+                            for j in range(m):
+                                z = entries[i * m + j]
+                                if i == j:
+                                    z = (1e30 + 1e30j) if unit else z * 3 + 2
+                                elif (i > j) != lower:
+                                    z = -1e30 + 1e30j
+                                one.append(round_complex(z, element))
+                        rhs = [round_complex(z, element)
+                               for z in pattern(m * n, 13 + k)]
+                        a += one
+                        b += rhs
+                        x += triangular_solve(one, rhs, m, n, left_side, lower,
+                                              transpose, unit)
+                    b_shape = [batch, m, n] if left_side else [batch, n, m]
+                    name = "triangular_solve_%s_%s_%s%s_c%s" % (
+                        "left" if left_side else "right",
+                        "lower" if lower else "upper", transpose.lower(),
+                        "_unit" if unit else "", element[1:])
+                    add_case(name,
+                             constant("a", a, [batch, m, m], element, True) +
+                             constant("b", b, b_shape, element, True) +
+                             "  %%r = \"stablehlo.triangular_solve\"(%%a, %%b) "
+                             "{left_side = %s, lower = %s, unit_diagonal = %s, "
+                             "transpose_a = #stablehlo<transpose %s>} : "
+                             "(%s, %s) -> %s\n" % (
+                                 str(left_side).lower(), str(lower).lower(),
+                                 str(unit).lower(), transpose,
+                                 tensor([batch, m, m], ctype),
+                                 tensor(b_shape, ctype),
+                                 tensor(b_shape, ctype)) +
+                             expect("r", [round_complex(v, element)
+                                          for v in x], b_shape, element,
+                                    True))
+
 # Conversions, and ops that move elements, on each part.
 add_case("convert_complex", """\
   %x = stablehlo.constant dense<[(1.5, -2.25), (-3.75, 0.5)]> : tensor<2xcomplex<f32>>

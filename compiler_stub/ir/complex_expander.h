@@ -347,6 +347,9 @@ class ComplexExpander {
   Parts RealDft(const ValueRef& x, std::vector<int64_t>& dims, int64_t n);
   ValueRef InverseRealDft(const Parts& x, std::vector<int64_t>& dims,
                           int64_t n);
+  // a x = b or x a = b of complex a and b as one real solve of twice the
+  // size (complex_triangular_solve.cc).
+  absl::Status ExpandTriangularSolve(const Operation& op);
   // Structural steps on part tensors of `element_`.
   ValueRef Reshape(const ValueRef& x, const std::vector<int64_t>& from,
                    const std::vector<int64_t>& to);
@@ -354,6 +357,13 @@ class ComplexExpander {
                      const std::vector<int64_t>& permutation);
   ValueRef SliceLast(const ValueRef& x, const std::vector<int64_t>& from,
                      int64_t start, int64_t limit);
+  // `values`, each of `dims`, end to end along `axis`.
+  ValueRef Concatenate(const std::vector<ValueRef>& values,
+                       const std::vector<int64_t>& dims, int axis);
+  // x of `from` (batch dimensions, then one more) repeated to `to`: the
+  // batch dimensions kept, the last one of `from` becoming `axis` of `to`.
+  ValueRef BroadcastAlong(const ValueRef& x, const std::vector<int64_t>& from,
+                          const std::vector<int64_t>& to, int axis);
 
   int* counter_;
   std::map<ValueKey, Parts> parts_;

@@ -603,6 +603,7 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     ExpandPerPart(op);
     return absl::OkStatus();
   }
+  if (name == "stablehlo.triangular_solve") return ExpandTriangularSolve(op);
   if (complex_result &&
       (name == "stablehlo.dot_general" || name == "stablehlo.dot" ||
        name == "stablehlo.convolution")) {

@@ -7,7 +7,8 @@
 //  (b) triangular_solve of f32[n,n] (lower, left side) for n right-hand
 //      sides, dispatch included, against forward substitution written
 //      plainly in f32 over the same arrays (all right-hand sides of a row
-//      at once), one thread each.
+//      at once), one thread each; and the same on complex<f32> against
+//      that substitution over std::complex<float>.
 //  (b') chlo.erf over f32[n] (lowered to f64 elementwise code, the Taylor
 //      series and a 200-level continued fraction) against libm's erff
 //      over the same floats, one thread each.
@@ -99,8 +100,10 @@ std::string ReduceProgram(int64_t n) {
       "  func.return %r : tensor<f32>\n}\n");
 }
 
-std::string TriangularSolveProgram(int64_t n) {
-  const std::string t = absl::StrCat("tensor<", n, "x", n, "xf32>");
+// `element`: f32 or complex<f32>.
+std::string TriangularSolveProgram(int64_t n,
+                                   const std::string& element = "f32") {
+  const std::string t = absl::StrCat("tensor<", n, "x", n, "x", element, ">");
   return absl::StrCat(
       "func.func @main(%a: ", t, ", %b: ", t, ") -> ", t, " {\n",
       "  %x = \"stablehlo.triangular_solve\"(%a, %b) {left_side = true, "
@@ -109,18 +112,19 @@ std::string TriangularSolveProgram(int64_t n) {
       t, ", ", t, ") -> ", t, "\n  func.return %x : ", t, "\n}\n");
 }
 
-// x = a^-1 b for lower-triangular a (n x n) and b (n x k), row by row.
-void ForwardSubstitution(const float* a, const float* b, float* x, int64_t n,
-                         int64_t k) {
+// x = a^-1 b for lower-triangular a (n x n) and b (n x k), row by row; T
+// is float or std::complex<float>.
+template <typename T>
+void ForwardSubstitution(const T* a, const T* b, T* x, int64_t n, int64_t k) {
   for (int64_t i = 0; i < n; ++i) {
-    float* row = x + i * k;
-    std::memcpy(row, b + i * k, k * sizeof(float));
+    T* row = x + i * k;
+    std::copy(b + i * k, b + (i + 1) * k, row);
     for (int64_t j = 0; j < i; ++j) {
-      const float factor = a[i * n + j];
-      const float* solved = x + j * k;
+      const T factor = a[i * n + j];
+      const T* solved = x + j * k;
       for (int64_t v = 0; v < k; ++v) row[v] -= factor * solved[v];
     }
-    const float diagonal = a[i * n + i];
+    const T diagonal = a[i * n + i];
     for (int64_t v = 0; v < k; ++v) row[v] /= diagonal;
   }
 }
@@ -358,6 +362,53 @@ int main(int argc, char** argv) {
         absl::StrFormat("ms=%.2f plain_ms=%.2f GFLOPs=%.2f",
                         r.subject_seconds * 1e3, r.anchor_seconds * 1e3,
                         flops / r.subject_seconds / 1e9));
+  }
+
+  // (b) the same on complex<f32> (one real solve of twice the size)
+  // against forward substitution over std::complex<float>.
+  {
+    const int64_t m = quick ? 64 : 256;
+    auto solve =
+        Executable::Compile(*client, TriangularSolveProgram(m, "complex<f32>"));
+    if (!solve.ok()) {
+      std::fprintf(stderr, "error: %s\n", solve.status().ToString().c_str());
+      return 1;
+    }
+    using Complex = std::complex<float>;
+    std::vector<Complex> a(m * m), rhs(m * m), solution(m * m);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < i; ++j) {
+        a[i * m + j] = Complex((i * 7 + j * 3) % 11, (i + 5 * j) % 7) /
+                       (11.0f * static_cast<float>(m));
+      }
+      a[i * m + i] = Complex(2.0f, 1.0f);
+    }
+    for (int64_t i = 0; i < m * m; ++i) {
+      rhs[i] = Complex(static_cast<float>(i % 13), static_cast<float>(i % 5));
+    }
+    auto a_buffer =
+        client->BufferFromHost(a.data(), PJRTX_Buffer_Type_C64, {m, m}, device);
+    auto b_buffer = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_C64,
+                                           {m, m}, device);
+    if (!a_buffer.ok() || !b_buffer.ok()) {
+      std::fprintf(stderr, "error: could not upload the complex system\n");
+      return 1;
+    }
+    RatioResult r = CompareAlternating(
+        [&] {
+          return RunOnce(*solve, device, {&*a_buffer, &*b_buffer});
+        },
+        [&] {
+          ForwardSubstitution(a.data(), rhs.data(), solution.data(), m, m);
+          return true;
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.complex_triangular_solve_", m,
+                     "_vs_std_complex_substitution"),
+        r,
+        absl::StrFormat("ms=%.2f std_complex_ms=%.2f", r.subject_seconds * 1e3,
+                        r.anchor_seconds * 1e3));
   }
 
   // (b') chlo.erf against libm.

@@ -122,6 +122,40 @@ TEST(ComplexExpansionTest, OpsWithoutAFormulaAreUnimplementedNamingThem) {
                         "supported"));
 }
 
+TEST(ComplexExpansionTest, TriangularSolveOperandsAreChecked) {
+  auto solve = [](const std::string& a_type, const std::string& b_type,
+                  const std::string& transpose) {
+    return CompileStatus(RealPartOf(
+        absl::StrCat("  %a = stablehlo.constant dense<(1.0, 2.0)> : ", a_type,
+                     "\n  %b = stablehlo.constant dense<(3.0, 4.0)> : ", b_type,
+                     "\n  %c = \"stablehlo.triangular_solve\"(%a, %b) "
+                     "{left_side = true, lower = true, unit_diagonal = false, "
+                     "transpose_a = #stablehlo<transpose ",
+                     transpose, ">} : (", a_type, ", ", b_type, ") -> ", b_type,
+                     "\n"),
+        "2x1x"));
+  };
+  const std::string a = "tensor<2x2xcomplex<f32>>";
+  const std::string b = "tensor<2x1xcomplex<f32>>";
+  EXPECT_TRUE(solve(a, b, "ADJOINT").ok()) << solve(a, b, "ADJOINT");
+  absl::Status status = solve("tensor<2x3xcomplex<f32>>", b, "NO_TRANSPOSE");
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("4:8: stablehlo.triangular_solve: a [2,3] is not "
+                        "square in its last two dimensions"));
+  status = solve(a, "tensor<3x1xcomplex<f32>>", "NO_TRANSPOSE");
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("b [3,1] has 3 in dimension 0 "
+                                          "where a's side is 2"));
+  status = solve(a, "tensor<2x1xcomplex<f64>>", "NO_TRANSPOSE");
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("one element type"));
+  status = solve(a, b, "CONJUGATE");
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("transpose_a 'CONJUGATE' is not one of"));
+}
+
 TEST(ComplexExpansionTest, OrderedComparisonsAreInvalid) {
   const absl::Status status = CompileStatus(Function(
       "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>\n"
