@@ -31,6 +31,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -231,6 +232,39 @@ bool RunOnce(const Executable& executable, const Device& device,
   return run->done.Await().ok();
 }
 
+// (b): the triangular_solve of `a` and `rhs` (m x m each, of T: float or
+// std::complex<float>, `element` its MLIR spelling) on a chip against
+// ForwardSubstitution of the same arrays; nullopt after printing why if
+// it cannot start.
+template <typename T>
+std::optional<RatioResult> CompareTriangularSolve(
+    Client& client, const Device& device, int64_t m, const std::string& element,
+    PJRTX_Buffer_Type type, const std::vector<T>& a, const std::vector<T>& rhs,
+    int trials, bool* failed) {
+  auto solve = Executable::Compile(client, TriangularSolveProgram(m, element));
+  if (!solve.ok()) {
+    std::fprintf(stderr, "error: %s\n", solve.status().ToString().c_str());
+    return std::nullopt;
+  }
+  auto a_buffer = client.BufferFromHost(a.data(), type, {m, m}, device);
+  auto b_buffer = client.BufferFromHost(rhs.data(), type, {m, m}, device);
+  if (!a_buffer.ok() || !b_buffer.ok()) {
+    std::fprintf(stderr, "error: could not upload the %s system\n",
+                 element.c_str());
+    return std::nullopt;
+  }
+  std::vector<T> solution(m * m);
+  return CompareAlternating(
+      [&] {
+        return RunOnce(*solve, device, {&*a_buffer, &*b_buffer});
+      },
+      [&] {
+        ForwardSubstitution(a.data(), rhs.data(), solution.data(), m, m);
+        return true;
+      },
+      1, trials, failed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -320,16 +354,12 @@ int main(int argc, char** argv) {
                         r.subject_seconds * 1e3, r.anchor_seconds * 1e3));
   }
 
-  // (b) triangular_solve against plain forward substitution.
+  // (b) triangular_solve against plain forward substitution, in f32 and in
+  // complex<f32> (one real solve of twice the size).
   {
     const int64_t m = quick ? 128 : 512;
-    auto solve = Executable::Compile(*client, TriangularSolveProgram(m));
-    if (!solve.ok()) {
-      std::fprintf(stderr, "error: %s\n", solve.status().ToString().c_str());
-      return 1;
-    }
     // A well-conditioned lower triangle (diagonal 2, small entries below).
-    std::vector<float> a(m * m, 0.0f), rhs(m * m), solution(m * m);
+    std::vector<float> a(m * m, 0.0f), rhs(m * m);
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < i; ++j) {
         a[i * m + j] = static_cast<float>((i * 7 + j * 3) % 11) / (11.0f * m);
@@ -337,78 +367,42 @@ int main(int argc, char** argv) {
       a[i * m + i] = 2.0f;
     }
     for (int64_t i = 0; i < m * m; ++i) rhs[i] = static_cast<float>(i % 13);
-    auto a_buffer =
-        client->BufferFromHost(a.data(), PJRTX_Buffer_Type_F32, {m, m}, device);
-    auto b_buffer = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_F32,
-                                           {m, m}, device);
-    if (!a_buffer.ok() || !b_buffer.ok()) {
-      std::fprintf(stderr, "error: could not upload the triangular system\n");
-      return 1;
-    }
-    RatioResult r = CompareAlternating(
-        [&] {
-          return RunOnce(*solve, device, {&*a_buffer, &*b_buffer});
-        },
-        [&] {
-          ForwardSubstitution(a.data(), rhs.data(), solution.data(), m, m);
-          return true;
-        },
-        1, trials, &failed);
+    std::optional<RatioResult> r =
+        CompareTriangularSolve(*client, device, m, "f32", PJRTX_Buffer_Type_F32,
+                               a, rhs, trials, &failed);
+    if (!r) return 1;
     // n^2 k / 2 multiply-adds of two flops each.
     const double flops = static_cast<double>(m) * m * m;
     PrintResult(
         absl::StrCat("execute.triangular_solve_", m, "_vs_plain_substitution"),
-        r,
+        *r,
         absl::StrFormat("ms=%.2f plain_ms=%.2f GFLOPs=%.2f",
-                        r.subject_seconds * 1e3, r.anchor_seconds * 1e3,
-                        flops / r.subject_seconds / 1e9));
-  }
+                        r->subject_seconds * 1e3, r->anchor_seconds * 1e3,
+                        flops / r->subject_seconds / 1e9));
 
-  // (b) the same on complex<f32> (one real solve of twice the size)
-  // against forward substitution over std::complex<float>.
-  {
-    const int64_t m = quick ? 64 : 256;
-    auto solve =
-        Executable::Compile(*client, TriangularSolveProgram(m, "complex<f32>"));
-    if (!solve.ok()) {
-      std::fprintf(stderr, "error: %s\n", solve.status().ToString().c_str());
-      return 1;
-    }
     using Complex = std::complex<float>;
-    std::vector<Complex> a(m * m), rhs(m * m), solution(m * m);
-    for (int64_t i = 0; i < m; ++i) {
+    const int64_t n = quick ? 64 : 256;
+    std::vector<Complex> c(n * n), c_rhs(n * n);
+    for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < i; ++j) {
-        a[i * m + j] = Complex((i * 7 + j * 3) % 11, (i + 5 * j) % 7) /
-                       (11.0f * static_cast<float>(m));
+        c[i * n + j] = Complex((i * 7 + j * 3) % 11, (i + 5 * j) % 7) /
+                       (11.0f * static_cast<float>(n));
       }
-      a[i * m + i] = Complex(2.0f, 1.0f);
+      c[i * n + i] = Complex(2.0f, 1.0f);
     }
-    for (int64_t i = 0; i < m * m; ++i) {
-      rhs[i] = Complex(static_cast<float>(i % 13), static_cast<float>(i % 5));
+    for (int64_t i = 0; i < n * n; ++i) {
+      c_rhs[i] = Complex(static_cast<float>(i % 13), static_cast<float>(i % 5));
     }
-    auto a_buffer =
-        client->BufferFromHost(a.data(), PJRTX_Buffer_Type_C64, {m, m}, device);
-    auto b_buffer = client->BufferFromHost(rhs.data(), PJRTX_Buffer_Type_C64,
-                                           {m, m}, device);
-    if (!a_buffer.ok() || !b_buffer.ok()) {
-      std::fprintf(stderr, "error: could not upload the complex system\n");
-      return 1;
-    }
-    RatioResult r = CompareAlternating(
-        [&] {
-          return RunOnce(*solve, device, {&*a_buffer, &*b_buffer});
-        },
-        [&] {
-          ForwardSubstitution(a.data(), rhs.data(), solution.data(), m, m);
-          return true;
-        },
-        1, trials, &failed);
+    r = CompareTriangularSolve(*client, device, n, "complex<f32>",
+                               PJRTX_Buffer_Type_C64, c, c_rhs, trials,
+                               &failed);
+    if (!r) return 1;
     PrintResult(
-        absl::StrCat("execute.complex_triangular_solve_", m,
+        absl::StrCat("execute.complex_triangular_solve_", n,
                      "_vs_std_complex_substitution"),
-        r,
-        absl::StrFormat("ms=%.2f std_complex_ms=%.2f", r.subject_seconds * 1e3,
-                        r.anchor_seconds * 1e3));
+        *r,
+        absl::StrFormat("ms=%.2f std_complex_ms=%.2f", r->subject_seconds * 1e3,
+                        r->anchor_seconds * 1e3));
   }
 
   // (b') chlo.erf against libm.
