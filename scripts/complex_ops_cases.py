@@ -452,6 +452,38 @@ for element in ("f64", "f32"):
                                           for v in x], b_shape, element,
                                     True))
 
+# map: a complex result comes from two maps (one per part), a real one
+# (abs) from one.
+for element in ("f32", "f64"):
+    digits["count"] = 9 if element == "f32" else 17
+    ctype = "complex<%s>" % element
+    scalar = "tensor<%s>" % ctype
+    x = [round_complex(z, element) for z in pattern(6, 17)]
+    y = [round_complex(z, element) for z in pattern(6, 19)]
+    add_case("map_c%s" % element[1:],
+             constant("x", x, [2, 3], element, True) +
+             constant("y", y, [2, 3], element, True) +
+             "  %%r = \"stablehlo.map\"(%%x, %%y) ({\n"
+             "  ^bb0(%%a: %s, %%b: %s):\n"
+             "    %%p = stablehlo.multiply %%a, %%b : %s\n"
+             "    %%q = stablehlo.subtract %%p, %%a : %s\n"
+             "    stablehlo.return %%q : %s\n"
+             "  }) {dimensions = array<i64: 0, 1>} : (%s, %s) -> %s\n" % (
+                 scalar, scalar, scalar, scalar, scalar,
+                 tensor([2, 3], ctype), tensor([2, 3], ctype),
+                 tensor([2, 3], ctype)) +
+             "  %%m = \"stablehlo.map\"(%%x) ({\n"
+             "  ^bb0(%%a: %s):\n"
+             "    %%n = stablehlo.abs %%a : (%s) -> tensor<%s>\n"
+             "    stablehlo.return %%n : tensor<%s>\n"
+             "  }) {dimensions = array<i64: 0, 1>} : (%s) -> %s\n" % (
+                 scalar, scalar, element, element, tensor([2, 3], ctype),
+                 tensor([2, 3], element)) +
+             expect("r", [round_complex(a * b - a, element)
+                          for a, b in zip(x, y)], [2, 3], element, True) +
+             expect("m", [round_to(abs(a), element) for a in x], [2, 3],
+                    element, False))
+
 # Conversions, and ops that move elements, on each part.
 add_case("convert_complex", """\
   %x = stablehlo.constant dense<[(1.5, -2.25), (-3.75, 0.5)]> : tensor<2xcomplex<f32>>

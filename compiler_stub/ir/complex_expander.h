@@ -283,6 +283,9 @@ class ComplexExpander {
   // returns and results by position: each complex value becomes its two
   // parts in each list (a sort's comparator pairs them per operand).
   absl::Status ExpandControlFlow(const Operation& op);
+  // map: as ExpandControlFlow, but a map has one result, so a complex one
+  // comes from two maps, each returning one part.
+  absl::Status ExpandMap(const Operation& op);
   // A region's return: each complex operand as its two parts.
   absl::Status ExpandReturn(const Operation& op);
   // Sets copy's operands to op's, each complex one as its two parts.

@@ -334,6 +334,41 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
   return absl::OkStatus();
 }
 
+absl::Status ComplexExpander::ExpandMap(const Operation& op) {
+  if (op.num_results != 1 || op.result_types.size() != 1 ||
+      op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+                     " takes one region of one block and has one result"));
+  }
+  absl::Status status = ExpandControlFlow(op);
+  if (!status.ok() || !IsComplex(op.result_types[0])) return status;
+  // A map has one result: the region now returns (re, im), so it runs
+  // twice, each copy returning one of them.
+  const Operation both = std::move(out_->back());
+  out_->pop_back();
+  const std::vector<Operation>& body = both.regions[0].blocks[0].operations;
+  if (body.empty() || body.back().operands.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        op.location.line, ":", op.location.column, ": ", op.name,
+        "'s region must end in a return of its one complex value"));
+  }
+  Parts parts;
+  for (int part = 0; part < 2; ++part) {
+    Operation one = both;
+    one.result_name = Fresh().name;
+    one.num_results = 1;
+    one.result_types = {both.result_types[part]};
+    Operation& ret = one.regions[0].blocks[0].operations.back();
+    ret.operands = {ret.operands[part]};
+    ret.operand_types = {ret.operand_types[part]};
+    (part == 0 ? parts.re : parts.im) = Named(one.result_name);
+    out_->push_back(std::move(one));
+  }
+  Define(op, parts);
+  return absl::OkStatus();
+}
+
 bool ComplexExpander::IsComplexSum(const Operation& op) {
   if (op.operands.size() != 2 || op.num_results != 1 ||
       op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
@@ -511,6 +546,7 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     return ExpandControlFlow(op);
   }
   if (name == "stablehlo.return") return ExpandReturn(op);
+  if (name == "stablehlo.map") return ExpandMap(op);
   if (op.num_results != 1 || op.result_types.size() != 1 ||
       !op.regions.empty()) {
     return Unsupported(op, "on complex values");

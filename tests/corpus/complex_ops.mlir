@@ -1157,6 +1157,48 @@ func.func @triangular_solve_right_upper_adjoint_unit_c32() {
 
 // -----
 
+func.func @map_c32() {
+  %x = stablehlo.constant dense<[[(-0.961397469, 0.786070287), (-0.522308588, 0.972832561), (0.681963623, 0.423374534)], [(0.8871575, -0.446484894), (-0.207336426, -0.978453457), (-0.998082042, -0.769947946)]]> : tensor<2x3xcomplex<f32>>
+  %y = stablehlo.constant dense<[[(0.149877205, 0.742749155), (0.99276638, -0.06279172), (0.381250501, -0.820813119)], [(-0.788798273, -0.957659483), (-0.803255737, -0.369768262), (0.35905835, 0.497956216)]]> : tensor<2x3xcomplex<f32>>
+  %r = "stablehlo.map"(%x, %y) ({
+  ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+    %p = stablehlo.multiply %a, %b : tensor<complex<f32>>
+    %q = stablehlo.subtract %p, %a : tensor<complex<f32>>
+    stablehlo.return %q : tensor<complex<f32>>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xcomplex<f32>>, tensor<2x3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>>
+  %m = "stablehlo.map"(%x) ({
+  ^bb0(%a: tensor<complex<f32>>):
+    %n = stablehlo.abs %a : (tensor<complex<f32>>) -> tensor<f32>
+    stablehlo.return %n : tensor<f32>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const %r, dense<[[(0.233452857, -1.3823334), (0.0648640096, 0.0257595535), (-0.0744532794, -0.821727455)], [(-2.01452637, -0.0509233847), (0.0120795649, 1.84106827), (1.02311277, -0.00350945047)]]> : tensor<2x3xcomplex<f32>> {tolerance = 1e-05 : f64}
+  check.expect_almost_eq_const %m, dense<[[1.24185002, 1.10417819, 0.802695692], [0.993175328, 1.00017977, 1.2605505]]> : tensor<2x3xf32> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @map_c64() {
+  %x = stablehlo.constant dense<[[(-0.96139749187955681, 0.78607029614103829), (-0.52230858962673155, 0.9728325656974357), (0.6819636200681356, 0.42337454445066547)], [(0.88715752869235109, -0.44648489141226405), (-0.20733642060675878, -0.9784534628188839), (-0.99808202797939627, -0.76994796054207171)]]> : tensor<2x3xcomplex<f64>>
+  %y = stablehlo.constant dense<[[(0.14987720966295234, 0.74274917270367069), (0.99276640583590714, -0.062791722924081764), (0.38125049165494013, -0.82081309449266826)], [(-0.78879828597541646, -0.95765948032338466), (-0.80325572669395473, -0.36976826386317313), (0.35905835402216829, 0.49795620278841235)]]> : tensor<2x3xcomplex<f64>>
+  %r = "stablehlo.map"(%x, %y) ({
+  ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+    %p = stablehlo.multiply %a, %b : tensor<complex<f64>>
+    %q = stablehlo.subtract %p, %a : tensor<complex<f64>>
+    stablehlo.return %q : tensor<complex<f64>>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xcomplex<f64>>, tensor<2x3xcomplex<f64>>) -> tensor<2x3xcomplex<f64>>
+  %m = "stablehlo.map"(%x) ({
+  ^bb0(%a: tensor<complex<f64>>):
+    %n = stablehlo.abs %a : (tensor<complex<f64>>) -> tensor<f64>
+    stablehlo.return %n : tensor<f64>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xcomplex<f64>>) -> tensor<2x3xf64>
+  check.expect_almost_eq_const %r, dense<[[(0.23345285627400225, -1.3823334652894137), (0.064864001282576411, 0.025759580270841242), (-0.074453284666401665, -0.82172746054421164)], [(-2.0145263557971758, -0.050923409420317256), (0.012079549593915717, 1.8410682384150487), (1.023112700610219, -0.0035094235768681203)]]> : tensor<2x3xcomplex<f64>> {tolerance = 1e-12 : f64}
+  check.expect_almost_eq_const %m, dense<[[1.2418500907386374, 1.1041781847506864, 0.80269569824762665], [0.9931753314369729, 1.0001797689477065, 1.260550513275196]]> : tensor<2x3xf64> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
 func.func @convert_complex() {
   %x = stablehlo.constant dense<[(1.5, -2.25), (-3.75, 0.5)]> : tensor<2xcomplex<f32>>
   %wide = stablehlo.convert %x : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f64>>
