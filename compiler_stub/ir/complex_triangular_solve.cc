@@ -18,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/ir/attribute_reader.h"
 #include "compiler_stub/ir/complex_expander.h"
 
 namespace pjrtx::ir::complex_internal {
@@ -25,13 +26,6 @@ namespace {
 
 std::string DimsText(const std::vector<int64_t>& dims) {
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
-}
-
-const Attribute* FindAttribute(const Operation& op, absl::string_view name) {
-  for (const auto& [key, value] : op.attributes) {
-    if (key == name) return &value;
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -70,6 +64,10 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
     return absl::InvalidArgumentError(absl::StrCat(
         op.location.line, ":", op.location.column, ": ", op.name, ": ", what));
   };
+  if (op.operands.size() != 2 || op.operand_types.size() != 2) {
+    return error(
+        absl::StrCat("takes 2 operands (a, b), got ", op.operands.size()));
+  }
   const Type& a_type = op.operand_types[0];
   const Type& b_type = op.operand_types[1];
   if (a_type.element != b_type.element || a_type.kind != Type::Kind::kTensor ||
@@ -95,21 +93,19 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
                                 ") and of b (", b_type.dims[d], ") differ"));
     }
   }
-  bool flags[3] = {};
-  const char* const kFlags[3] = {"left_side", "lower", "unit_diagonal"};
-  for (int i = 0; i < 3; ++i) {
-    const Attribute* flag = FindAttribute(op, kFlags[i]);
-    if (flag == nullptr || flag->kind != Attribute::Kind::kBool) {
-      return error(absl::StrCat("attribute ", kFlags[i],
-                                " is missing or not true/false"));
-    }
-    flags[i] = flag->bool_value;
-  }
-  const bool left_side = flags[0];
-  bool lower = flags[1];
-  const bool unit_diagonal = flags[2];
-  const Attribute* transpose = FindAttribute(op, "transpose_a");
-  const std::string mode = transpose == nullptr ? "" : transpose->body;
+  const AttributeReader attributes(op);
+  absl::StatusOr<bool> left_side_or = attributes.Bool("left_side");
+  if (!left_side_or.ok()) return left_side_or.status();
+  absl::StatusOr<bool> lower_or = attributes.Bool("lower");
+  if (!lower_or.ok()) return lower_or.status();
+  absl::StatusOr<bool> unit_or = attributes.Bool("unit_diagonal");
+  if (!unit_or.ok()) return unit_or.status();
+  absl::StatusOr<std::string> mode_or = attributes.EnumBody("transpose_a");
+  if (!mode_or.ok()) return mode_or.status();
+  const bool left_side = *left_side_or;
+  bool lower = *lower_or;
+  const bool unit_diagonal = *unit_or;
+  const std::string& mode = *mode_or;  // X of #stablehlo<transpose X>.
   if (mode != "NO_TRANSPOSE" && mode != "TRANSPOSE" && mode != "ADJOINT") {
     return error(absl::StrCat("transpose_a '", mode,
                               "' is not one of NO_TRANSPOSE, TRANSPOSE, "
@@ -121,6 +117,11 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
         absl::StrCat("b ", DimsText(b_type.dims), " has ", b_type.dims[solved],
                      " in dimension ", solved, " where a's side is ", m,
                      " (left_side = ", left_side ? "true" : "false", ")"));
+  }
+  if (op.result_types.size() != 1 ||
+      op.result_types[0].element != b_type.element ||
+      op.result_types[0].dims != b_type.dims) {
+    return error(absl::StrCat("the result must be b's type ", b_type.text));
   }
   absl::StatusOr<Parts> a_parts = PartsOf(op, 0);
   if (!a_parts.ok()) return a_parts.status();

@@ -141,8 +141,8 @@ class ChipMemory final : public StagedMemory {
     std::memcpy(destination_ + offset, host, bytes);
     copied_in_ += bytes;
   }
-  // The chip adds what comes in to its input as it writes its output, as
-  // a real chip would reduce in its own memory.
+  // The chip reduces what comes in with its input as it writes its
+  // output, as a real chip would reduce in its own memory.
   bool reduces_on_device() const override { return true; }
   void ReduceFromHost(size_t offset, const uint8_t* host, size_t bytes,
                       ReduceOp op, PJRTX_Buffer_Type type) override {

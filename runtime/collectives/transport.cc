@@ -1,8 +1,22 @@
 #include "runtime/collectives/transport.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace pjrtx::collectives {
+
+void StagedMemory::ReduceFromHost(size_t offset, const uint8_t* /*host*/,
+                                  size_t bytes, ReduceOp op,
+                                  PJRTX_Buffer_Type /*type*/) {
+  // A programming error, not bad input: silently skipping the reduction
+  // would lose the incoming bytes.
+  std::fprintf(stderr,
+               "StagedMemory::ReduceFromHost(%zu, %zu bytes, %s) on a buffer "
+               "that does not override it\n",
+               offset, bytes, std::string(ReduceOpName(op)).c_str());
+  std::abort();
+}
 
 absl::Status Transport::SendRecvStaged(int to, StagedMemory* send, int from,
                                        StagedMemory* recv, uint64_t tag,

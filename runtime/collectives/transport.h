@@ -67,12 +67,12 @@ class StagedMemory {
   // device, where reducing on the host moves the device's bytes out and
   // the result back in: one crossing of the data instead of two.
   virtual bool reduces_on_device() const { return false; }
-  // Only where reduces_on_device(): writes op(the buffer's bytes, the
-  // incoming bytes at `host`) as the result of the whole elements
-  // [offset, offset + bytes).
-  virtual void ReduceFromHost(size_t /*offset*/, const uint8_t* /*host*/,
-                              size_t /*bytes*/, ReduceOp /*op*/,
-                              PJRTX_Buffer_Type /*type*/) {}
+  // Only where reduces_on_device(), once per element: writes op(the bytes
+  // ToHost reads, the incoming bytes at `host`) as the result of the whole
+  // elements [offset, offset + bytes). The default aborts: a buffer that
+  // says it reduces must.
+  virtual void ReduceFromHost(size_t offset, const uint8_t* host, size_t bytes,
+                              ReduceOp op, PJRTX_Buffer_Type type);
   // Copies bytes [offset, offset + bytes) of the result, as FromHost and
   // ReduceFromHost left it, into `host`. The default is ToHost, for
   // buffers whose result replaces their contents.

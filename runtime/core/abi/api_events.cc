@@ -121,7 +121,10 @@ PJRTX_Error* EventSet(PJRTX_Event_Set_Args* args) {
             ? absl::string_view()
             : absl::string_view(args->error_message, args->error_message_size));
   }
-  if (!args->event->event->Set(std::move(status))) {
+  // Set runs to its end on a reference of its own: a thread awaiting this
+  // handle may destroy it as soon as the event is ready.
+  const EventRef event = args->event->event;
+  if (!event->Set(std::move(status))) {
     return ToError(absl::FailedPreconditionError(
         "PJRTX_Event_Set called twice on the same event"));
   }

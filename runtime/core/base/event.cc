@@ -46,8 +46,12 @@ bool Event::Set(absl::Status status) {
   // EventRef), so the event outlives a waiter that drops its own at once.
   ready_cv_.notify_all();
   // Run outside the lock: a continuation may register more work on this
-  // event or drop the last reference to an object that owns it.
-  for (Continuation& fn : continuations) std::move(fn)(status_);
+  // event or drop the last reference to an object that owns it (so each
+  // gets a copy of the status, not this event's).
+  if (!continuations.empty()) {
+    const absl::Status final_status = status_;
+    for (Continuation& fn : continuations) std::move(fn)(final_status);
+  }
   return true;
 }
 

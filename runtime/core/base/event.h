@@ -48,7 +48,9 @@ class Event {
   void AndThen(Continuation fn);
 
   // Makes the event ready. Returns false (and changes nothing) if it was
-  // already set.
+  // already set. The caller keeps the event alive until Set returns (holds
+  // an EventRef of its own): waiters may drop theirs as soon as it is
+  // ready.
   bool Set(absl::Status status);
 
  private:

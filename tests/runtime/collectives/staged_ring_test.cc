@@ -33,16 +33,21 @@ using namespace std::chrono_literals;
 
 // A chip's buffer: readable only through the copies, which are tallied per
 // byte. As a collective's chip buffers, its input and its result are
-// separate memory (the result starts as garbage). One that reduces on the
+// separate memory (the result starts as garbage), or one buffer reduced in
+// place (as the hierarchical all-reduce's shard). One that reduces on the
 // device combines incoming bytes with its input into its result.
 class DeviceBuffer final : public StagedMemory {
  public:
-  DeviceBuffer(std::vector<uint8_t> input, bool reduces)
+  DeviceBuffer(std::vector<uint8_t> input, bool reduces, bool in_place)
       : input_(std::move(input)),
-        result_(input_.size(), 0x5a),
+        separate_result_(in_place ? 0 : input_.size(), 0x5a),
+        result_(in_place ? input_.data() : separate_result_.data()),
         reduces_(reduces),
         copied_out_(input_.size()),
         copied_in_(input_.size()) {}
+  // result_ may point into input_.
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
   size_t size() const override { return input_.size(); }
   void ToHost(size_t offset, uint8_t* host, size_t bytes) override {
@@ -50,7 +55,7 @@ class DeviceBuffer final : public StagedMemory {
     Count(copied_out_, offset, bytes);
   }
   void FromHost(size_t offset, const uint8_t* host, size_t bytes) override {
-    std::memcpy(result_.data() + offset, host, bytes);
+    std::memcpy(result_ + offset, host, bytes);
     Count(copied_in_, offset, bytes);
   }
   bool reduces_on_device() const override { return reduces_; }
@@ -60,17 +65,19 @@ class DeviceBuffer final : public StagedMemory {
     const size_t element_size = *ReducibleElementSize(type);
     ASSERT_EQ(offset % element_size, 0u) << "a reduction splits an element";
     ASSERT_EQ(bytes % element_size, 0u) << "a reduction splits an element";
-    ASSERT_TRUE(Reduce(op, type, result_.data() + offset,
-                       input_.data() + offset, host, bytes / element_size)
+    ASSERT_TRUE(Reduce(op, type, result_ + offset, input_.data() + offset, host,
+                       bytes / element_size)
                     .ok());
     Count(copied_in_, offset, bytes);
   }
   void ResultToHost(size_t offset, uint8_t* host, size_t bytes) override {
-    std::memcpy(host, result_.data() + offset, bytes);
+    std::memcpy(host, result_ + offset, bytes);
     Count(copied_out_, offset, bytes);
   }
 
-  const std::vector<uint8_t>& result() const { return result_; }
+  std::vector<uint8_t> result() const {
+    return std::vector<uint8_t>(result_, result_ + input_.size());
+  }
   // How often each byte was copied out of (into) the buffer.
   const std::vector<int>& copied_out() const { return copied_out_; }
   const std::vector<int>& copied_in() const { return copied_in_; }
@@ -80,8 +87,9 @@ class DeviceBuffer final : public StagedMemory {
     for (size_t i = offset; i < offset + bytes; ++i) ++tally[i];
   }
 
-  const std::vector<uint8_t> input_;
-  std::vector<uint8_t> result_;
+  std::vector<uint8_t> input_;
+  std::vector<uint8_t> separate_result_;
+  uint8_t* const result_;
   const bool reduces_;
   std::vector<int> copied_out_;
   std::vector<int> copied_in_;
@@ -133,15 +141,23 @@ struct RankResult {
   std::unique_ptr<DeviceBuffer> device;
 };
 
+// Where the reduction runs, and whether the device's result replaces its
+// input.
+struct DeviceKind {
+  bool reduces_on_device = false;
+  bool in_place = false;
+};
+
 std::vector<RankResult> RunStagedRing(int size, PJRTX_Buffer_Type type,
                                       ReduceOp op, size_t count,
-                                      bool reduces_on_device) {
+                                      DeviceKind kind) {
   auto fabric = InProcessFabric::Create(size);
   std::vector<RankResult> results(size);
   RunRanks(size, [&](int rank) {
     PiecewiseTransport link(fabric->Endpoint(rank));
-    results[rank].device = std::make_unique<DeviceBuffer>(
-        MakeInput(type, op, rank, count), reduces_on_device);
+    results[rank].device =
+        std::make_unique<DeviceBuffer>(MakeInput(type, op, rank, count),
+                                       kind.reduces_on_device, kind.in_place);
     // Garbage: the host buffer's contents must not matter.
     std::vector<uint8_t> host(results[rank].device->size(), 0xa5);
     results[rank].status =
@@ -152,8 +168,9 @@ std::vector<RankResult> RunStagedRing(int size, PJRTX_Buffer_Type type,
 }
 
 // Whether the device reduces its own chunk (as tpu_emu's chips do) or
-// every reduction happens on the host, each byte crosses once each way.
-class StagedRingAllReduceTest : public ::testing::TestWithParam<bool> {};
+// every reduction happens on the host, and whether the result is separate
+// memory or the input itself, each byte crosses once each way.
+class StagedRingAllReduceTest : public ::testing::TestWithParam<DeviceKind> {};
 
 TEST_P(StagedRingAllReduceTest, MatchesDirectReductionCopyingEveryByteOnce) {
   for (int size : {1, 2, 3, 5}) {
@@ -201,16 +218,20 @@ TEST_P(StagedRingAllReduceTest, LargeBufferMatches) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(ReducingOnHostOrDevice, StagedRingAllReduceTest,
-                         ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& info) {
-                           return info.param ? "OnDevice" : "OnHost";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    ReducingOnHostOrDevice, StagedRingAllReduceTest,
+    ::testing::Values(DeviceKind{false, false}, DeviceKind{true, false},
+                      DeviceKind{false, true}, DeviceKind{true, true}),
+    [](const ::testing::TestParamInfo<DeviceKind>& info) {
+      return absl::StrCat(info.param.reduces_on_device ? "OnDevice" : "OnHost",
+                          info.param.in_place ? "InPlace" : "");
+    });
 
 TEST(StagedRingAllReduceErrorsTest, DeviceOfTheWrongSizeIsNamed) {
   auto fabric = InProcessFabric::Create(1);
   std::unique_ptr<Transport> link = fabric->Endpoint(0);
-  DeviceBuffer device(std::vector<uint8_t>(10), /*reduces=*/false);
+  DeviceBuffer device(std::vector<uint8_t>(10), /*reduces=*/false,
+                      /*in_place=*/false);
   std::vector<uint8_t> host(12);
   const absl::Status status =
       StagedRingAllReduce(*link, ReduceOp::kSum, PJRTX_Buffer_Type_F32, device,
