@@ -125,10 +125,11 @@ inline std::string Number(double value) {
 
 // fft: a length up to kMaxDftLength is a product with its DFT matrix
 // (n^2 entries); a longer one n = n1 n2 splits into DFTs of n1 and n2
-// (the four-step algorithm), down to matrices of at most kMaxDftLength,
-// so a prime factor above that is not supported. (Splitting shorter
-// lengths costs more in extra passes than it saves in multiply-adds: an
-// RFFT of 64 x 256 took 4x as long split into 16 x 16.)
+// (the four-step algorithm), down to matrices of at most kMaxDftLength;
+// a prime above that is a convolution of power-of-two length (Bluestein's
+// algorithm). (Splitting shorter lengths costs more in extra passes than
+// it saves in multiply-adds: an RFFT of 64 x 256 took 4x as long split
+// into 16 x 16.)
 inline constexpr int64_t kMaxDftLength = 512;
 
 // A tensor type's spelling, regenerated (the source text of a pretty form
@@ -347,6 +348,15 @@ class ComplexExpander {
   Parts FourStepDft(const Parts& x, const std::vector<int64_t>& dims, int axis,
                     int64_t n1, bool inverse, bool real_input);
   // Real to complex (the n / 2 + 1 bins) and back along the last axis.
+  // ComplexDft of a length with no factor to split (a prime above
+  // kMaxDftLength) along `axis`: Bluestein's algorithm, the DFT as a
+  // convolution with a chirp computed by DFTs of a power-of-two length.
+  Parts BluesteinDft(const Parts& x, const std::vector<int64_t>& dims, int axis,
+                     bool inverse, bool real_input);
+  // The constants `values` (dims[axis] of them) repeated along the other
+  // dimensions of `dims`.
+  ValueRef AlongAxis(const std::vector<double>& values,
+                     const std::vector<int64_t>& dims, int axis);
   Parts RealDft(const ValueRef& x, std::vector<int64_t>& dims, int64_t n);
   ValueRef InverseRealDft(const Parts& x, std::vector<int64_t>& dims,
                           int64_t n);

@@ -1,5 +1,7 @@
 // fft as products with DFT matrices along each transformed dimension.
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -7,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler_stub/ir/complex_expander.h"
 
 namespace pjrtx::ir::complex_internal {
@@ -73,12 +76,67 @@ static int64_t SplitFactor(int64_t n) {
   return 1;
 }
 
-// Whether ComplexDft can do length n: by matrix, or split into lengths it
-// can do.
-static bool DftLengthSupported(int64_t n) {
-  if (n <= kMaxDftLength) return true;
-  const int64_t f = SplitFactor(n);
-  return f > 1 && DftLengthSupported(f) && DftLengthSupported(n / f);
+// exp(sign pi i m^2 / n), with m^2 mod 2n keeping the angle exact.
+static std::complex<double> Chirp(int64_t m, int64_t n, double sign) {
+  const double angle =
+      M_PI * static_cast<double>((m * m) % (2 * n)) / static_cast<double>(n);
+  return std::polar(1.0, sign * angle);
+}
+
+// The smallest prime factor of n (n itself for a prime).
+static int64_t SmallestFactor(int64_t n) {
+  for (int64_t f = 2; f * f <= n; ++f) {
+    if (n % f == 0) return f;
+  }
+  return n;
+}
+
+// Multiply-adds of ComplexDft of length n: n^2 for a matrix, n (n1 + n2)
+// split; -1 where ComplexDft would need Bluestein's algorithm.
+static int64_t DftCost(int64_t n) {
+  if (n <= kMaxDftLength) return n * n;
+  const int64_t n1 = SplitFactor(n);
+  if (n1 == 1) return -1;
+  const int64_t a = DftCost(n1), b = DftCost(n / n1);
+  if (a < 0 || b < 0) return -1;
+  return (n / n1) * a + n1 * b + n;
+}
+
+// The DFT of `in` (n values `stride` apart) into `out`, in double
+// precision, by recursive decimation in time over n's prime factors:
+// Bluestein's constant filter, computed once per program.
+static void ReferenceDft(const std::complex<double>* in, size_t stride,
+                         size_t n, std::complex<double>* out) {
+  const size_t p = static_cast<size_t>(SmallestFactor(static_cast<int64_t>(n)));
+  const size_t m = n / p;
+  if (m == 1) {
+    for (size_t k = 0; k < n; ++k) {
+      std::complex<double> sum;
+      for (size_t j = 0; j < n; ++j) {
+        sum +=
+            in[j * stride] * std::polar(1.0, -Angle(static_cast<int64_t>(j),
+                                                    static_cast<int64_t>(k),
+                                                    static_cast<int64_t>(n)));
+      }
+      out[k] = sum;
+    }
+    return;
+  }
+  // p DFTs of length m over the residues mod p, then combined.
+  std::vector<std::complex<double>> parts(n);
+  for (size_t r = 0; r < p; ++r) {
+    ReferenceDft(in + r * stride, stride * p, m, parts.data() + r * m);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    std::complex<double> sum;
+    for (size_t r = 0; r < p; ++r) {
+      sum += parts[r * m + k % m] *
+             std::polar(1.0,
+                        -Angle(static_cast<int64_t>(r), static_cast<int64_t>(k),
+                               static_cast<int64_t>(n)));
+    }
+    out[k] = sum;
+  }
 }
 
 ValueRef ComplexExpander::Reshape(const ValueRef& x,
@@ -250,12 +308,119 @@ ValueRef ComplexExpander::InverseRealDft(const Parts& x,
   return Add(from_re, from_im);
 }
 
+ValueRef ComplexExpander::AlongAxis(const std::vector<double>& values,
+                                    const std::vector<int64_t>& dims,
+                                    int axis) {
+  std::vector<std::string> entries;
+  for (double value : values) entries.push_back(Number(value));
+  const std::string table_type =
+      TensorText({static_cast<int64_t>(values.size())}, element_);
+  const ValueRef table = Emit(absl::StrCat(
+      "\"stablehlo.constant\"() {value = dense<[", absl::StrJoin(entries, ", "),
+      "]> : ", table_type, "} : () -> ", table_type));
+  return Emit(absl::StrCat("\"stablehlo.broadcast_in_dim\"(", RefText(table),
+                           ") {broadcast_dimensions = array<i64: ", axis,
+                           ">} : (", table_type, ") -> ",
+                           TensorText(dims, element_)));
+}
+
+Parts ComplexExpander::BluesteinDft(const Parts& x,
+                                    const std::vector<int64_t>& dims, int axis,
+                                    bool inverse, bool real_input) {
+  // jk = (j^2 + k^2 - (k - j)^2) / 2, so with c_m = exp(sign pi i m^2 / n),
+  // X_k = c_k sum_j (x_j c_j) conj(c_(k-j)): a convolution, computed as a
+  // product of DFTs of a length m >= 2n - 1 that splits.
+  const int64_t n = dims[axis];
+  // The convolution needs a length m >= 2n - 1: the cheapest to
+  // transform from there up to the next power of two (lengths that split
+  // well are dense: the first few thousand are enough to look at).
+  int64_t m = 1;
+  while (m < 2 * n - 1) m <<= 1;
+  const int64_t last = std::min(m, 2 * n - 1 + 4096);
+  for (int64_t candidate = 2 * n - 1; candidate < last; ++candidate) {
+    const int64_t cost = DftCost(candidate);
+    if (cost >= 0 && cost < DftCost(m)) m = candidate;
+  }
+  const double sign = inverse ? 1.0 : -1.0;
+  std::vector<double> chirp_re(n), chirp_im(n), out_re(n), out_im(n);
+  const double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
+  for (int64_t j = 0; j < n; ++j) {
+    const std::complex<double> c = Chirp(j, n, sign);
+    chirp_re[j] = c.real();
+    chirp_im[j] = c.imag();
+    out_re[j] = c.real() * scale;
+    out_im[j] = c.imag() * scale;
+  }
+  std::vector<std::complex<double>> filter(m);
+  for (int64_t j = 0; j < n; ++j) {
+    filter[j] = std::conj(Chirp(j, n, sign));
+    if (j > 0) filter[m - j] = filter[j];
+  }
+  std::vector<std::complex<double>> filter_spectrum(m);
+  ReferenceDft(filter.data(), 1, m, filter_spectrum.data());
+  filter = std::move(filter_spectrum);
+  std::vector<double> filter_re(m), filter_im(m);
+  for (int64_t j = 0; j < m; ++j) {
+    filter_re[j] = filter[j].real();
+    filter_im[j] = filter[j].imag();
+  }
+
+  type_ = TensorText(dims, element_);
+  const Parts chirp{AlongAxis(chirp_re, dims, axis),
+                    AlongAxis(chirp_im, dims, axis)};
+  const Parts weighted = real_input
+                             ? Parts{Mul(x.re, chirp.re), Mul(x.re, chirp.im)}
+                             : Multiply(x, chirp);
+  // Zeros up to m along the axis.
+  std::vector<int64_t> padded = dims;
+  padded[axis] = m;
+  std::vector<int64_t> zeros(dims.size(), 0), high(dims.size(), 0);
+  high[axis] = m - n;
+  const std::string scalar = TensorText({}, element_);
+  const ValueRef zero = Emit(
+      absl::StrCat("\"stablehlo.constant\"() {value = dense<0.0> : ", scalar,
+                   "} : () -> ", scalar));
+  Parts a;
+  for (int part = 0; part < 2; ++part) {
+    (part == 0 ? a.re : a.im) = Emit(absl::StrCat(
+        "\"stablehlo.pad\"(", RefText(part == 0 ? weighted.re : weighted.im),
+        ", ", RefText(zero),
+        ") {edge_padding_low = array<i64: ", absl::StrJoin(zeros, ", "),
+        ">, edge_padding_high = array<i64: ", absl::StrJoin(high, ", "),
+        ">, interior_padding = array<i64: ", absl::StrJoin(zeros, ", "),
+        ">} : (", TensorText(dims, element_), ", ", scalar, ") -> ",
+        TensorText(padded, element_)));
+  }
+  std::vector<int64_t> work = padded;
+  Parts spectrum = ComplexDft(a, work, axis, m, false);
+  type_ = TensorText(padded, element_);
+  spectrum = Multiply(spectrum, Parts{AlongAxis(filter_re, padded, axis),
+                                      AlongAxis(filter_im, padded, axis)});
+  Parts convolution = ComplexDft(spectrum, work, axis, m, true);
+  // The first n, times c_k (and 1/n for the inverse).
+  std::vector<int64_t> limits = padded;
+  limits[axis] = n;
+  std::vector<int64_t> ones(dims.size(), 1);
+  for (ValueRef* part : {&convolution.re, &convolution.im}) {
+    *part = Emit(absl::StrCat(
+        "\"stablehlo.slice\"(", RefText(*part),
+        ") {start_indices = array<i64: ", absl::StrJoin(zeros, ", "),
+        ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
+        ">, strides = array<i64: ", absl::StrJoin(ones, ", "), ">} : (",
+        TensorText(padded, element_), ") -> ", TensorText(dims, element_)));
+  }
+  type_ = TensorText(dims, element_);
+  return Multiply(convolution, Parts{AlongAxis(out_re, dims, axis),
+                                     AlongAxis(out_im, dims, axis)});
+}
+
 Parts ComplexExpander::ComplexDft(const Parts& x, std::vector<int64_t>& dims,
                                   int axis, int64_t n, bool inverse,
                                   bool real_input) {
   if (n > kMaxDftLength) {
     const int64_t n1 = SplitFactor(n);
     if (n1 > 1) return FourStepDft(x, dims, axis, n1, inverse, real_input);
+    return BluesteinDft(x, dims, axis, inverse, real_input);
   }
   std::vector<double> re(n * n), im(n * n);
   const double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
@@ -292,16 +457,6 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     return absl::InvalidArgumentError(absl::StrCat(
         op.location.line, ":", op.location.column, ": ", op.name, " length ",
         count, " must be 1..3 and at most the operand's rank ", rank));
-  }
-  for (int64_t length : lengths) {
-    if (!DftLengthSupported(length)) {
-      return absl::UnimplementedError(
-          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                       " of length ", length,
-                       ": lengths with a prime factor above ", kMaxDftLength,
-                       " are not supported (the DFT matrices of the "
-                       "factors are constants)"));
-    }
   }
   const bool real_input = kind == "RFFT";
   const bool real_output = kind == "IRFFT";

@@ -21,7 +21,9 @@
 //      f32[64, 256] (a product with the DFT matrix) against that product
 //      written plainly (a precomputed table, the same n^2 work), and an
 //      RFFT of f32[16, 4096] (split into DFTs of 64) against a radix-2
-//      FFT written plainly.
+//      FFT written plainly; and an FFT of complex<f32>[16, 1031] (a prime
+//      length: Bluestein's algorithm) against the same algorithm written
+//      plainly with radix-2 FFTs.
 //  (c) dispatch of a one-element add: enqueue only, and enqueue + await,
 //      against a mutex + condition-variable ping-pong between two threads.
 //
@@ -164,10 +166,12 @@ std::string RfftProgram(int64_t rows, int64_t n) {
                       "  func.return %re, %im : ", o, ", ", o, "\n}\n");
 }
 
-// The DFT of the n real values at `in` (n a power of two) into `out`:
+// The DFT of the n values at `in` (real or complex, n a power of two)
+// into `out`:
 // bit-reversed order, then log2(n) butterfly passes with the precomputed
 // roots w^j, j < n / 2.
-void RadixTwoFft(const float* in, const std::vector<std::complex<float>>& roots,
+template <typename T>
+void RadixTwoFft(const T* in, const std::vector<std::complex<float>>& roots,
                  std::vector<std::complex<float>>& out) {
   const size_t n = out.size();
   int bits = 0;
@@ -187,6 +191,38 @@ void RadixTwoFft(const float* in, const std::vector<std::complex<float>>& roots,
       }
     }
   }
+}
+
+// The FFT of each row of complex<f32>[rows, n].
+std::string FftProgram(int64_t rows, int64_t n) {
+  const std::string c = absl::StrCat("tensor<", rows, "x", n, "xcomplex<f32>>");
+  return absl::StrCat("func.func @main(%x: ", c, ") -> ", c, " {\n",
+                      "  %f = stablehlo.fft %x, type = FFT, length = [", n,
+                      "] : (", c, ") -> ", c, "\n  func.return %f : ", c,
+                      "\n}\n");
+}
+
+// Bluestein's algorithm written plainly, for one row of n values: the
+// input times the chirp, padded to the power of two m = work.size(), its
+// FFT times the filter's (precomputed) spectrum, the inverse FFT (as the
+// conjugate of the FFT of the conjugate), times the chirp again.
+void PlainBluestein(const std::complex<float>* in,
+                    const std::vector<std::complex<float>>& chirp,
+                    const std::vector<std::complex<float>>& filter_spectrum,
+                    const std::vector<std::complex<float>>& roots,
+                    std::vector<std::complex<float>>& work,
+                    std::vector<std::complex<float>>& spectrum,
+                    std::complex<float>* out) {
+  const size_t n = chirp.size(), m = work.size();
+  std::fill(work.begin(), work.end(), std::complex<float>());
+  for (size_t j = 0; j < n; ++j) work[j] = in[j] * chirp[j];
+  RadixTwoFft(work.data(), roots, spectrum);
+  for (size_t k = 0; k < m; ++k) {
+    spectrum[k] = std::conj(spectrum[k] * filter_spectrum[k]);
+  }
+  RadixTwoFft(spectrum.data(), roots, work);
+  const float scale = 1.0f / static_cast<float>(m);
+  for (size_t k = 0; k < n; ++k) out[k] = std::conj(work[k]) * scale * chirp[k];
 }
 
 // ragged_dot of [m, k] rows in `groups` equal groups with [groups, k, n],
@@ -570,6 +606,60 @@ int main(int argc, char** argv) {
         g,
         absl::StrFormat("us=%.1f radix2_us=%.1f", g.subject_seconds * 1e6,
                         g.anchor_seconds * 1e6));
+  }
+
+  // (b''') an FFT of a prime length (Bluestein's algorithm, the
+  // convolution by DFTs of length 4096) against the same algorithm written
+  // plainly over std::complex<float> with radix-2 FFTs.
+  {
+    const int64_t rows = 16, n = 1031, m = 4096;
+    auto fft = Executable::Compile(*client, FftProgram(rows, n));
+    if (!fft.ok()) {
+      std::fprintf(stderr, "error: %s\n", fft.status().ToString().c_str());
+      return 1;
+    }
+    using Complex = std::complex<float>;
+    std::vector<Complex> signal(rows * n), result(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) {
+      signal[i] = Complex(std::sin(0.37f * static_cast<float>(i)),
+                          std::cos(0.11f * static_cast<float>(i)));
+    }
+    std::vector<Complex> chirp(n), filter(m), roots(m / 2), work(m),
+        spectrum(m);
+    for (int64_t j = 0; j < n; ++j) {
+      const double angle = M_PI * static_cast<double>((j * j) % (2 * n)) /
+                           static_cast<double>(n);
+      chirp[j] = Complex(static_cast<float>(std::cos(angle)),
+                         static_cast<float>(-std::sin(angle)));
+      filter[j] = std::conj(chirp[j]);
+      if (j > 0) filter[m - j] = filter[j];
+    }
+    for (int64_t j = 0; j < m / 2; ++j) {
+      roots[j] = std::polar(1.0f, static_cast<float>(-2 * M_PI * j / m));
+    }
+    std::vector<Complex> filter_spectrum(m);
+    RadixTwoFft(filter.data(), roots, filter_spectrum);
+    auto buffer = client->BufferFromHost(signal.data(), PJRTX_Buffer_Type_C64,
+                                         {rows, n}, device);
+    if (!buffer.ok()) {
+      std::fprintf(stderr, "error: %s\n", buffer.status().ToString().c_str());
+      return 1;
+    }
+    RatioResult r = CompareAlternating(
+        [&] { return RunOnce(*fft, device, {&*buffer}); },
+        [&] {
+          for (int64_t row = 0; row < rows; ++row) {
+            PlainBluestein(signal.data() + row * n, chirp, filter_spectrum,
+                           roots, work, spectrum, result.data() + row * n);
+          }
+          return true;
+        },
+        1, trials, &failed);
+    PrintResult(
+        absl::StrCat("execute.fft_prime_", rows, "x", n, "_vs_plain_bluestein"),
+        r,
+        absl::StrFormat("us=%.1f plain_us=%.1f", r.subject_seconds * 1e6,
+                        r.anchor_seconds * 1e6));
   }
 
   // (b'') ragged_dot against the dot_general of its rows' own work.
