@@ -298,6 +298,10 @@ class ComplexExpander {
   // reduces with a one-add body take its fast path (simple_reduce.h).
   static bool IsComplexSum(const Operation& op);
   absl::Status ExpandSum(const Operation& op);
+  // all_reduce of complex operands whose body adds: one all_reduce of
+  // their parts with a real add (a body that mixes the parts, such as a
+  // product, has no such form: UNIMPLEMENTED).
+  absl::Status ExpandAllReduce(const Operation& op);
 
   absl::Status ExpandOp(Operation& op);
   absl::Status ExpandFft(Operation& op);

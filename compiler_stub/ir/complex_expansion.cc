@@ -369,12 +369,8 @@ absl::Status ComplexExpander::ExpandMap(const Operation& op) {
   return absl::OkStatus();
 }
 
-bool ComplexExpander::IsComplexSum(const Operation& op) {
-  if (op.operands.size() != 2 || op.num_results != 1 ||
-      op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
-    return false;
-  }
-  const mlir::Block& body = op.regions[0].blocks[0];
+// Whether `body` takes two values and returns their sum, and nothing else.
+static bool OnlyAdds(const mlir::Block& body) {
   if (body.arguments.size() != 2 || body.operations.size() != 2) return false;
   const Operation& add = body.operations[0];
   const Operation& done = body.operations[1];
@@ -382,12 +378,62 @@ bool ComplexExpander::IsComplexSum(const Operation& op) {
     return ref.index == 0 && (ref.name == body.arguments[0].name ||
                               ref.name == body.arguments[1].name);
   };
-  return IsComplex(op.operand_types[0]) && IsComplex(op.operand_types[1]) &&
-         add.name == "stablehlo.add" && add.operands.size() == 2 &&
+  return add.name == "stablehlo.add" && add.operands.size() == 2 &&
          is_argument(add.operands[0]) && is_argument(add.operands[1]) &&
          add.operands[0].name != add.operands[1].name &&
          (done.name == "stablehlo.return" || done.name == "func.return") &&
          done.operands.size() == 1 && done.operands[0].name == add.result_name;
+}
+
+bool ComplexExpander::IsComplexSum(const Operation& op) {
+  return op.operands.size() == 2 && op.num_results == 1 &&
+         op.regions.size() == 1 && op.regions[0].blocks.size() == 1 &&
+         IsComplex(op.operand_types[0]) && IsComplex(op.operand_types[1]) &&
+         OnlyAdds(op.regions[0].blocks[0]);
+}
+
+absl::Status ComplexExpander::ExpandAllReduce(const Operation& op) {
+  // The body combines each operand with itself across the ranks (one
+  // body for all operands): a complex sum is the sum of each part, and
+  // other bodies would mix the parts.
+  if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1 ||
+      !OnlyAdds(op.regions[0].blocks[0])) {
+    return Unsupported(op, "of complex values with a body other than one add");
+  }
+  for (const Type& type : op.operand_types) {
+    if (!IsComplex(type))
+      return Unsupported(op, "mixing complex and real operands");
+  }
+  Operation copy = op;
+  absl::Status status = FlattenOperands(op, copy);
+  if (!status.ok()) return status;
+  mlir::Block& body = copy.regions[0].blocks[0];
+  for (mlir::BlockArgument& argument : body.arguments) {
+    if (IsComplex(argument.type)) argument.type = PartType(argument.type);
+  }
+  for (Operation& inner : body.operations) {
+    for (std::vector<Type>* types :
+         {&inner.operand_types, &inner.result_types}) {
+      for (Type& type : *types) {
+        if (IsComplex(type)) type = PartType(type);
+      }
+    }
+  }
+  copy.result_types.clear();
+  copy.result_name = Fresh().name;
+  for (size_t i = 0; i < op.result_types.size(); ++i) {
+    ValueRef original = Named(op.result_name);
+    original.index = static_cast<int>(i);
+    ValueRef re = Named(copy.result_name), im = re;
+    re.index = static_cast<int>(2 * i);
+    im.index = static_cast<int>(2 * i + 1);
+    parts_[KeyOf(original)] = Parts{re, im};
+    copy.result_types.push_back(PartType(op.result_types[i]));
+    copy.result_types.push_back(PartType(op.result_types[i]));
+  }
+  copy.num_results = static_cast<int>(copy.result_types.size());
+  out_->push_back(std::move(copy));
+  return absl::OkStatus();
 }
 
 absl::Status ComplexExpander::ExpandSum(const Operation& op) {
@@ -545,6 +591,7 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
       name == "stablehlo.sort" || name == "stablehlo.scatter") {
     return ExpandControlFlow(op);
   }
+  if (name == "stablehlo.all_reduce") return ExpandAllReduce(op);
   if (name == "stablehlo.return") return ExpandReturn(op);
   if (name == "stablehlo.map") return ExpandMap(op);
   if (op.num_results != 1 || op.result_types.size() != 1 ||

@@ -19,6 +19,7 @@
 namespace cuda_plugin {
 namespace {
 
+using pjrtx::ir::BinaryOp;
 using pjrtx::ir::Computation;
 using pjrtx::ir::Instruction;
 using pjrtx::ir::OpCode;
@@ -272,11 +273,26 @@ class Planner {
     step.where = Where(instruction);
     step.collective = std::make_shared<const Instruction>(instruction);
     if (!instruction.regions.empty()) {
-      // The reduction body: one binary op of its two parameters.
+      // The reduction body: one binary op of its two parameters (in either
+      // order where the op commutes: `add %b, %a` sums as NCCL does).
       const Computation& body = program_.computations[instruction.regions[0]];
-      if (body.instructions.size() != 1 ||
-          body.instructions[0].opcode != OpCode::kBinary ||
-          body.instructions[0].operands != body.parameters ||
+      const bool one_binary = body.instructions.size() == 1 &&
+                              body.instructions[0].opcode == OpCode::kBinary;
+      bool of_parameters = false;
+      if (one_binary) {
+        const std::vector<int>& operands = body.instructions[0].operands;
+        const BinaryOp op = body.instructions[0].attributes.binary;
+        const bool commutes =
+            op == BinaryOp::kAdd || op == BinaryOp::kMultiply ||
+            op == BinaryOp::kMaximum || op == BinaryOp::kMinimum ||
+            op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kXor;
+        of_parameters =
+            operands == body.parameters ||
+            (commutes && body.parameters.size() == 2 && operands.size() == 2 &&
+             operands[0] == body.parameters[1] &&
+             operands[1] == body.parameters[0]);
+      }
+      if (!one_binary || !of_parameters ||
           body.results != body.instructions[0].results) {
         return Unsupported(absl::StrCat(
             Where(instruction),

@@ -156,6 +156,41 @@ TEST(ComplexExpansionTest, TriangularSolveOperandsAreChecked) {
               HasSubstr("transpose_a 'CONJUGATE' is not one of"));
 }
 
+TEST(ComplexExpansionTest, AllReduceOfComplexValuesMustSum) {
+  auto all_reduce = [](const std::string& op) {
+    return RealPartOf(
+        absl::StrCat(
+            "  %a = stablehlo.constant dense<(1.0, 2.0)> : "
+            "tensor<2xcomplex<f32>>\n"
+            "  %c = \"stablehlo.all_reduce\"(%a) ({\n"
+            "  ^bb0(%x: tensor<complex<f32>>, %y: tensor<complex<f32>>):\n"
+            "    %s = stablehlo.",
+            op,
+            " %x, %y : tensor<complex<f32>>\n"
+            "    stablehlo.return %s : tensor<complex<f32>>\n"
+            "  }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : "
+            "(tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>\n"),
+        "2x");
+  };
+  mlir::Module module = Parse(all_reduce("add"));
+  ASSERT_TRUE(ir::ExpandComplex(module).ok());
+  EXPECT_FALSE(ir::MentionsComplex(module));
+  int all_reduces = 0;
+  for (const mlir::Operation& op :
+       module.functions[0].body.blocks[0].operations) {
+    if (op.name != "stablehlo.all_reduce") continue;
+    ++all_reduces;
+    EXPECT_EQ(op.operands.size(), 2u);  // The parts, in one all_reduce.
+    EXPECT_EQ(op.num_results, 2);
+  }
+  EXPECT_EQ(all_reduces, 1);
+  const absl::Status status = CompileStatus(all_reduce("multiply"));
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("stablehlo.all_reduce of complex values with a body "
+                        "other than one add is not supported"));
+}
+
 TEST(ComplexExpansionTest, OrderedComparisonsAreInvalid) {
   const absl::Status status = CompileStatus(Function(
       "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<complex<f32>>\n"

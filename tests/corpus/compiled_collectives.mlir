@@ -1,7 +1,7 @@
 // Compiled collectives in the corpus runner's format (interpreter.run_parallel
 // launches), for what the StableHLO corpus does not cover: programs of
 // different functions meeting on a channel (MPMD), collectives in a loop,
-// partitions, and bodies other than one binary op.
+// partitions, bodies other than one binary op, and complex sums.
 
 module @mpmd_send_recv {
   func.func @producer(%x : tensor<2x2xi64>) -> tensor<2x2xi64> {
@@ -144,6 +144,49 @@ module @overlapped_all_gather {
     check.expect_eq_const %results#0, dense<[3.0, 4.0, 1.0, 2.0]> : tensor<4xf32>
     check.expect_eq_const %results#2, dense<[3.0, 4.0, 1.0, 2.0]> : tensor<4xf32>
     check.expect_eq_const %results#1, dense<[[1.0, 3.0], [0.0, 4.0]]> : tensor<2x2xf32>
+    func.return
+  }
+}
+
+// -----
+
+module @complex_all_reduce {
+  // Complex sums across 2 replicas, one operand and two: the compiler
+  // runs each as one all_reduce of the operands' parts.
+  func.func @sums(%re : tensor<2xf32>, %im : tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
+    %z = stablehlo.complex %re, %im : tensor<2xcomplex<f32>>
+    %sum = "stablehlo.all_reduce"(%z) ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %s = stablehlo.add %a, %b : tensor<complex<f32>>
+        stablehlo.return %s : tensor<complex<f32>>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+    %w = stablehlo.multiply %z, %z : tensor<2xcomplex<f32>>
+    %both:2 = "stablehlo.all_reduce"(%z, %w) ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %s = stablehlo.add %b, %a : tensor<complex<f32>>
+        stablehlo.return %s : tensor<complex<f32>>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>)
+    %sum_re = stablehlo.real %sum : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %sum_im = stablehlo.imag %sum : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %squares_im = stablehlo.imag %both#1 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    return %sum_re, %sum_im, %squares_im : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  }
+  func.func @main() {
+    %re0 = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+    %im0 = stablehlo.constant dense<[2.0, 0.5]> : tensor<2xf32>
+    %re1 = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+    %im1 = stablehlo.constant dense<[-1.0, 2.0]> : tensor<2xf32>
+    %results:6 = "interpreter.run_parallel"(%re0, %im0, %re1, %im1) {
+      programs=[[@sums], [@sums]]
+    } : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+    // (1+2i) + (3-i) = 4+i, (-2+0.5i) + (4+2i) = 2+2.5i; the squares'
+    // imaginary parts: 2*1*2 + 2*3*(-1) = -2, 2*(-2)*0.5 + 2*4*2 = 14.
+    check.expect_almost_eq_const %results#0, dense<[4.0, 2.0]> : tensor<2xf32>
+    check.expect_almost_eq_const %results#1, dense<[1.0, 2.5]> : tensor<2xf32>
+    check.expect_almost_eq_const %results#2, dense<[-2.0, 14.0]> : tensor<2xf32>
+    check.expect_almost_eq_const %results#3, dense<[4.0, 2.0]> : tensor<2xf32>
+    check.expect_almost_eq_const %results#4, dense<[1.0, 2.5]> : tensor<2xf32>
+    check.expect_almost_eq_const %results#5, dense<[-2.0, 14.0]> : tensor<2xf32>
     func.return
   }
 }
