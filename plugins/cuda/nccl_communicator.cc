@@ -18,6 +18,7 @@
 #include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/operation_header.h"
 #include "runtime/collectives/output_dims.h"
+#include "runtime/collectives/reduction.h"
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/key_value_gather.h"
@@ -35,6 +36,9 @@ struct NcclCommunicator::Operation {
   ncclRedOp_t op = ncclSum;
   int root = 0;
   size_t input_count = 0;  // Elements of each input.
+  // Values of `type` a reduction combines per input: a complex buffer's
+  // parts, twice its elements.
+  size_t reduce_count = 0;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
   std::chrono::milliseconds timeout{0};
@@ -362,10 +366,32 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
   op.root = static_cast<int>(request.root);
   op.timeout = std::chrono::milliseconds(
       request.timeout_ms > 0 ? request.timeout_ms : timeout_ms_);
+  size_t values_per_element = 1;
   if (request.kind == PJRTX_Collective_ALL_REDUCE ||
       request.kind == PJRTX_Collective_REDUCE_SCATTER) {
+    PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
+    // Complex buffers sum as the pairs of floats they are.
+    using pjrtx::collectives::ReduceOp;
+    const ReduceOp reduce_op =
+        request.op == PJRTX_ReduceOp_PRODUCT ? ReduceOp::kProduct
+        : request.op == PJRTX_ReduceOp_MIN   ? ReduceOp::kMin
+        : request.op == PJRTX_ReduceOp_MAX   ? ReduceOp::kMax
+                                             : ReduceOp::kSum;
+    PJRTX_Buffer_Type reduced = first.type();
+    if (reduced == PJRTX_Buffer_Type_C64 || reduced == PJRTX_Buffer_Type_C128) {
+      absl::StatusOr<pjrtx::collectives::ReductionLayout> layout =
+          pjrtx::collectives::ReductionLayoutOf(reduced, reduce_op);
+      if (!layout.ok()) {
+        return Prefixed(
+            layout.status(),
+            absl::StrCat(pjrtx::collectives::CollectiveKindName(request.kind),
+                         ": "));
+      }
+      reduced = layout->type;
+      values_per_element = layout->values_per_element;
+    }
     absl::StatusOr<ncclDataType_t> type =
-        NcclReductionType(first.type(), fp8_reductions_);
+        NcclReductionType(reduced, fp8_reductions_);
     if (!type.ok()) {
       return Prefixed(
           type.status(),
@@ -373,7 +399,6 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
                        ": "));
     }
     op.type = *type;
-    PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
   }
   // The algorithm is NCCL's choice (NCCL_ALGO is process-wide), so the
   // requested one is accepted and not followed.
@@ -385,6 +410,7 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
   PJRTX_ASSIGN_OR_RETURN(int64_t in_count, pjrtx::ElementCount(first.dims()));
   PJRTX_ASSIGN_OR_RETURN(int64_t out_count, pjrtx::ElementCount(out_dims));
   op.input_count = static_cast<size_t>(in_count);
+  op.reduce_count = op.input_count * values_per_element;
   op.input_bytes = op.input_count * element_size;
   op.output_bytes = static_cast<size_t>(out_count) * element_size;
   if (request.kind == PJRTX_Collective_SEND_RECV) {
@@ -628,12 +654,12 @@ absl::Status NcclCommunicator::CallNccl(
     switch (op.kind) {
       case PJRTX_Collective_ALL_REDUCE:
         call("ncclAllReduce",
-             nccl_.ncclAllReduce(in, out, op.input_count, op.type, op.op, comm,
+             nccl_.ncclAllReduce(in, out, op.reduce_count, op.type, op.op, comm,
                                  stream));
         break;
       case PJRTX_Collective_REDUCE_SCATTER:
         call("ncclReduceScatter",
-             nccl_.ncclReduceScatter(in, out, op.input_count / size_, op.type,
+             nccl_.ncclReduceScatter(in, out, op.reduce_count / size_, op.type,
                                      op.op, comm, stream));
         break;
       case PJRTX_Collective_ALL_GATHER:

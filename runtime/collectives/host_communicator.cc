@@ -41,6 +41,10 @@ struct HostCommunicator::Operation {
   std::chrono::milliseconds timeout{0};
   PJRTX_Buffer_Type type = PJRTX_Buffer_Type_F32;
   size_t input_count = 0;  // Elements of each input.
+  // What a reduction combines: `reduce_count` values of `reduce_type` per
+  // input (a complex buffer's parts: twice its elements).
+  PJRTX_Buffer_Type reduce_type = PJRTX_Buffer_Type_F32;
+  size_t reduce_count = 0;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
   absl::Status dependencies;  // The joined dependencies' status.
@@ -457,8 +461,13 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   const bool reduces = request.kind == PJRTX_Collective_ALL_REDUCE ||
                        request.kind == PJRTX_Collective_REDUCE_SCATTER;
   size_t element_size = 0;
+  size_t values_per_element = 1;
   if (reduces) {
-    PJRTX_ASSIGN_OR_RETURN(element_size, ReducibleElementSize(op.type));
+    PJRTX_ASSIGN_OR_RETURN(ReductionLayout layout,
+                           ReductionLayoutOf(op.type, op.op));
+    element_size = layout.element_size;
+    values_per_element = layout.values_per_element;
+    op.reduce_type = layout.type;
   } else {
     PJRTX_ASSIGN_OR_RETURN(element_size, SupportedElementSize(op.type));
   }
@@ -468,6 +477,7 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   PJRTX_ASSIGN_OR_RETURN(int64_t in_count, ElementCount(first.dims()));
   PJRTX_ASSIGN_OR_RETURN(int64_t out_count, ElementCount(out_dims));
   op.input_count = static_cast<size_t>(in_count);
+  op.reduce_count = op.input_count * values_per_element;
   op.input_bytes = op.input_count * element_size;
   op.output_bytes = static_cast<size_t>(out_count) * element_size;
   if (request.kind == PJRTX_Collective_ALL_REDUCE) {
@@ -659,11 +669,11 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
         operation.algorithm != Algorithm::kHierarchical) {
       // Reduced in host memory; the copies out of the chip and back are
       // made by the transfers themselves.
-      absl::Status status =
-          StagedRingAllReduce(transport, operation.op, operation.type,
-                              staging.Chip(device_in, device_out, out_bytes),
-                              staging.Reserve(out_bytes), operation.input_count,
-                              id_, operation.sequence, deadline);
+      absl::Status status = StagedRingAllReduce(
+          transport, operation.op, operation.reduce_type,
+          staging.Chip(device_in, device_out, out_bytes),
+          staging.Reserve(out_bytes), operation.reduce_count, id_,
+          operation.sequence, deadline);
       staging.CountChipCopies();
       CountTraffic(local);
       return NameRank(operation.kind, rank, status);
@@ -693,20 +703,20 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       switch (operation.algorithm) {
         case Algorithm::kHalvingDoubling:
           status = HalvingDoublingAllReduce(
-              transport, operation.op, operation.type, out,
-              operation.input_count, id_, operation.sequence, deadline);
+              transport, operation.op, operation.reduce_type, out,
+              operation.reduce_count, id_, operation.sequence, deadline);
           break;
         case Algorithm::kHierarchical:
           status = HierarchicalAllReduce(
               multi_process_ ? *local.intra_slice : transport,
-              *local.inter_slice, operation.op, operation.type, out,
-              operation.input_count, id_, operation.sequence, deadline,
+              *local.inter_slice, operation.op, operation.reduce_type, out,
+              operation.reduce_count, id_, operation.sequence, deadline,
               shard_staged ? &staging : nullptr);
           break;
         default:
-          status = RingAllReduce(transport, operation.op, operation.type, out,
-                                 operation.input_count, id_, operation.sequence,
-                                 deadline);
+          status = RingAllReduce(transport, operation.op, operation.reduce_type,
+                                 out, operation.reduce_count, id_,
+                                 operation.sequence, deadline);
           break;
       }
       break;
@@ -714,8 +724,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       // The ring leaves every chunk but the rank's own half reduced, so it
       // works on a copy and only the rank's block lands in the output.
       std::vector<uint8_t> scratch(in, in + in_bytes);
-      status = RingReduceScatter(transport, operation.op, operation.type,
-                                 scratch.data(), operation.input_count, id_,
+      status = RingReduceScatter(transport, operation.op, operation.reduce_type,
+                                 scratch.data(), operation.reduce_count, id_,
                                  operation.sequence, deadline);
       if (status.ok() && out_bytes > 0) {
         std::memcpy(out, scratch.data() + rank * out_bytes, out_bytes);

@@ -156,6 +156,25 @@ absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type) {
   }
 }
 
+absl::StatusOr<ReductionLayout> ReductionLayoutOf(PJRTX_Buffer_Type type,
+                                                  ReduceOp op) {
+  if (type == PJRTX_Buffer_Type_C64 || type == PJRTX_Buffer_Type_C128) {
+    if (op != ReduceOp::kSum) {
+      return absl::UnimplementedError(
+          absl::StrCat("collective ", ReduceOpName(op), " of element type ",
+                       ElementTypeName(type),
+                       " is not supported; complex values reduce by sum only"));
+    }
+    const bool single = type == PJRTX_Buffer_Type_C64;
+    return ReductionLayout{
+        single ? PJRTX_Buffer_Type_F32 : PJRTX_Buffer_Type_F64, 2,
+        single ? size_t{8} : size_t{16}};
+  }
+  absl::StatusOr<size_t> size = ReducibleElementSize(type);
+  if (!size.ok()) return size.status();
+  return ReductionLayout{type, 1, *size};
+}
+
 absl::Status Reduce(ReduceOp op, PJRTX_Buffer_Type type, void* out,
                     const void* a, const void* b, size_t count) {
   absl::StatusOr<size_t> element_size = ReducibleElementSize(type);

@@ -23,6 +23,19 @@ absl::string_view ReduceOpName(ReduceOp op);
 // call it first, so an unsupported type fails before any message is sent.
 absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type);
 
+// How a collective reduces buffers of one element type: element by
+// element of `type`, `values_per_element` of them per buffer element.
+// Complex buffers (C64, C128) sum as the pairs of floats they are; their
+// other reductions are not elementwise on the parts (or, for min and max,
+// not defined), so only sums are supported.
+struct ReductionLayout {
+  PJRTX_Buffer_Type type = PJRTX_Buffer_Type_F32;
+  size_t values_per_element = 1;
+  size_t element_size = 0;  // Bytes per element of the buffer's type.
+};
+absl::StatusOr<ReductionLayout> ReductionLayoutOf(PJRTX_Buffer_Type type,
+                                                  ReduceOp op);
+
 // out[i] = op(a[i], b[i]) for i in 0..count-1, for S8..S64, U8..U64, F16,
 // BF16, F32 and F64. Integers wrap on overflow (two's complement), so
 // the result does not depend on the order ranks are combined in. F16 and

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -305,6 +306,73 @@ TEST_F(CollectivesTest, AllReduceBf16EveryOp) {
       }
     }
   }
+}
+
+TEST_F(CollectivesTest, ComplexBuffersReduceBySum) {
+  // Small integers in both parts: every sum is exact in any order.
+  auto input = [](size_t rank, size_t n) {
+    std::vector<std::complex<float>> values;
+    for (size_t i = 0; i < n; ++i) {
+      values.emplace_back(static_cast<float>(rank + i),
+                          static_cast<float>(i % 3) - static_cast<float>(rank));
+    }
+    return values;
+  };
+  const size_t n = 2 * size();
+  auto expected_sum = [&](size_t i) {
+    std::complex<float> sum;
+    for (size_t q = 0; q < size(); ++q) sum += input(q, n)[i];
+    return sum;
+  };
+  for (PJRTX_CollectiveAlgorithm algorithm :
+       {PJRTX_CollectiveAlgorithm_RING,
+        PJRTX_CollectiveAlgorithm_HALVING_DOUBLING}) {
+    SCOPED_TRACE(algorithm);
+    std::vector<BufferPtr> owned;
+    Call call;
+    call.algorithm = algorithm;
+    for (size_t r = 0; r < size(); ++r) {
+      owned.push_back(Make(input(r, n), PJRTX_Buffer_Type_C64, r));
+      call.inputs.push_back(owned.back().get());
+    }
+    ASSERT_PJRTX_OK(RunCollective(communicator_.get(), call));
+    ExpectAllOk(call);
+    for (size_t r = 0; r < size(); ++r) {
+      EXPECT_EQ(BufferElementType(call.outputs[r].get()),
+                PJRTX_Buffer_Type_C64);
+      std::vector<std::complex<float>> got =
+          Read<std::complex<float>>(call.outputs[r].get());
+      ASSERT_EQ(got.size(), n);
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(got[i], expected_sum(i)) << "rank " << r << " element " << i;
+      }
+    }
+  }
+  // Reduce-scatter: each rank's block of the sum, as complex values.
+  std::vector<BufferPtr> owned;
+  Call call;
+  call.kind = PJRTX_Collective_REDUCE_SCATTER;
+  for (size_t r = 0; r < size(); ++r) {
+    owned.push_back(Make(input(r, n), PJRTX_Buffer_Type_C64, r));
+    call.inputs.push_back(owned.back().get());
+  }
+  ASSERT_PJRTX_OK(RunCollective(communicator_.get(), call));
+  ExpectAllOk(call);
+  for (size_t r = 0; r < size(); ++r) {
+    std::vector<std::complex<float>> got =
+        Read<std::complex<float>>(call.outputs[r].get());
+    ASSERT_EQ(got.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(got[i], expected_sum(r * 2 + i)) << "rank " << r << " " << i;
+    }
+  }
+  // A product of complex numbers is not one of their parts: unsupported,
+  // and said so before anything moves.
+  Call product;
+  product.op = PJRTX_ReduceOp_PRODUCT;
+  product.inputs = call.inputs;
+  EXPECT_TRUE(IsError(RunCollective(communicator_.get(), product),
+                      PJRTX_Error_Code_UNIMPLEMENTED, {"C64", "sum"}));
 }
 
 TEST_F(CollectivesTest, ReduceScatterF32) {
