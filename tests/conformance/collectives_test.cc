@@ -310,7 +310,8 @@ TEST_F(CollectivesTest, AllReduceBf16EveryOp) {
 
 TEST_F(CollectivesTest, ComplexBuffersReduceBySum) {
   // Small integers in both parts: every sum is exact in any order.
-  auto input = [](size_t rank, size_t n) {
+  const size_t n = 2 * size();
+  auto input = [n](size_t rank) {
     std::vector<std::complex<float>> values;
     for (size_t i = 0; i < n; ++i) {
       values.emplace_back(static_cast<float>(rank + i),
@@ -318,59 +319,61 @@ TEST_F(CollectivesTest, ComplexBuffersReduceBySum) {
     }
     return values;
   };
-  const size_t n = 2 * size();
   auto expected_sum = [&](size_t i) {
     std::complex<float> sum;
-    for (size_t q = 0; q < size(); ++q) sum += input(q, n)[i];
+    for (size_t q = 0; q < size(); ++q) sum += input(q)[i];
     return sum;
+  };
+  // Every rank's output, read back, when `call` runs on complex inputs.
+  std::vector<BufferPtr> owned;
+  std::vector<PJRTX_Buffer*> inputs;
+  for (size_t r = 0; r < size(); ++r) {
+    owned.push_back(Make(input(r), PJRTX_Buffer_Type_C64, r));
+    inputs.push_back(owned.back().get());
+  }
+  auto run = [&](Call& call) {
+    call.inputs = inputs;
+    std::vector<std::vector<std::complex<float>>> outputs;
+    EXPECT_PJRTX_OK(RunCollective(communicator_.get(), call));
+    ExpectAllOk(call);
+    for (size_t r = 0; r < call.outputs.size(); ++r) {
+      EXPECT_EQ(BufferElementType(call.outputs[r].get()),
+                PJRTX_Buffer_Type_C64);
+      outputs.push_back(Read<std::complex<float>>(call.outputs[r].get()));
+    }
+    return outputs;
   };
   for (PJRTX_CollectiveAlgorithm algorithm :
        {PJRTX_CollectiveAlgorithm_RING,
         PJRTX_CollectiveAlgorithm_HALVING_DOUBLING}) {
     SCOPED_TRACE(algorithm);
-    std::vector<BufferPtr> owned;
     Call call;
     call.algorithm = algorithm;
+    const auto outputs = run(call);
+    ASSERT_EQ(outputs.size(), size());
     for (size_t r = 0; r < size(); ++r) {
-      owned.push_back(Make(input(r, n), PJRTX_Buffer_Type_C64, r));
-      call.inputs.push_back(owned.back().get());
-    }
-    ASSERT_PJRTX_OK(RunCollective(communicator_.get(), call));
-    ExpectAllOk(call);
-    for (size_t r = 0; r < size(); ++r) {
-      EXPECT_EQ(BufferElementType(call.outputs[r].get()),
-                PJRTX_Buffer_Type_C64);
-      std::vector<std::complex<float>> got =
-          Read<std::complex<float>>(call.outputs[r].get());
-      ASSERT_EQ(got.size(), n);
+      ASSERT_EQ(outputs[r].size(), n);
       for (size_t i = 0; i < n; ++i) {
-        EXPECT_EQ(got[i], expected_sum(i)) << "rank " << r << " element " << i;
+        EXPECT_EQ(outputs[r][i], expected_sum(i)) << "rank " << r << " " << i;
       }
     }
   }
   // Reduce-scatter: each rank's block of the sum, as complex values.
-  std::vector<BufferPtr> owned;
   Call call;
   call.kind = PJRTX_Collective_REDUCE_SCATTER;
+  const auto outputs = run(call);
+  ASSERT_EQ(outputs.size(), size());
   for (size_t r = 0; r < size(); ++r) {
-    owned.push_back(Make(input(r, n), PJRTX_Buffer_Type_C64, r));
-    call.inputs.push_back(owned.back().get());
-  }
-  ASSERT_PJRTX_OK(RunCollective(communicator_.get(), call));
-  ExpectAllOk(call);
-  for (size_t r = 0; r < size(); ++r) {
-    std::vector<std::complex<float>> got =
-        Read<std::complex<float>>(call.outputs[r].get());
-    ASSERT_EQ(got.size(), 2u);
+    ASSERT_EQ(outputs[r].size(), 2u);
     for (size_t i = 0; i < 2; ++i) {
-      EXPECT_EQ(got[i], expected_sum(r * 2 + i)) << "rank " << r << " " << i;
+      EXPECT_EQ(outputs[r][i], expected_sum(r * 2 + i)) << "rank " << r;
     }
   }
   // A product of complex numbers is not one of their parts: unsupported,
   // and said so before anything moves.
   Call product;
   product.op = PJRTX_ReduceOp_PRODUCT;
-  product.inputs = call.inputs;
+  product.inputs = inputs;
   EXPECT_TRUE(IsError(RunCollective(communicator_.get(), product),
                       PJRTX_Error_Code_UNIMPLEMENTED, {"C64", "sum"}));
 }
