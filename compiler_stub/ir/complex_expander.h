@@ -302,6 +302,8 @@ class ComplexExpander {
   // their parts with a real add (a body that mixes the parts, such as a
   // product, has no such form: UNIMPLEMENTED).
   absl::Status ExpandAllReduce(const Operation& op);
+  // reduce_scatter of a complex operand whose body adds: one per part.
+  absl::Status ExpandReduceScatter(const Operation& op);
 
   absl::Status ExpandOp(Operation& op);
   absl::Status ExpandFft(Operation& op);

@@ -102,16 +102,26 @@ absl::Status ComplexExpander::ExpandOps(std::vector<Operation>& ops) {
 // Ops that move or pick elements without looking at their values, and
 // those whose complex form is the real form on each part.
 static bool IsPerPartOp(const std::string& name) {
-  static const std::set<std::string>& ops = *new std::set<std::string>{
-      "stablehlo.add",           "stablehlo.subtract",
-      "stablehlo.negate",        "stablehlo.reshape",
-      "stablehlo.transpose",     "stablehlo.broadcast_in_dim",
-      "stablehlo.broadcast",     "stablehlo.slice",
-      "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
-      "stablehlo.concatenate",   "stablehlo.reverse",
-      "stablehlo.pad",           "stablehlo.copy",
-      "stablehlo.select",        "stablehlo.gather",
-      "stablehlo.convert"};
+  static const std::set<std::string>& ops =
+      *new std::set<std::string>{"stablehlo.add",
+                                 "stablehlo.subtract",
+                                 "stablehlo.negate",
+                                 "stablehlo.reshape",
+                                 "stablehlo.transpose",
+                                 "stablehlo.broadcast_in_dim",
+                                 "stablehlo.broadcast",
+                                 "stablehlo.slice",
+                                 "stablehlo.dynamic_slice",
+                                 "stablehlo.dynamic_update_slice",
+                                 "stablehlo.concatenate",
+                                 "stablehlo.reverse",
+                                 "stablehlo.pad",
+                                 "stablehlo.copy",
+                                 "stablehlo.select",
+                                 "stablehlo.gather",
+                                 "stablehlo.convert",
+                                 "stablehlo.collective_permute",
+                                 "stablehlo.collective_broadcast"};
   return ops.count(name) > 0;
 }
 
@@ -392,6 +402,47 @@ bool ComplexExpander::IsComplexSum(const Operation& op) {
          OnlyAdds(op.regions[0].blocks[0]);
 }
 
+// The complex values of a region's block, its arguments and its ops'
+// operands and results, as the part type (a body that adds complex
+// scalars becomes one that adds their parts).
+static void RetypeToParts(mlir::Block& body) {
+  for (mlir::BlockArgument& argument : body.arguments) {
+    if (IsComplex(argument.type)) argument.type = PartType(argument.type);
+  }
+  for (Operation& inner : body.operations) {
+    for (std::vector<Type>* types :
+         {&inner.operand_types, &inner.result_types}) {
+      for (Type& type : *types) {
+        if (IsComplex(type)) type = PartType(type);
+      }
+    }
+  }
+}
+
+absl::Status ComplexExpander::ExpandReduceScatter(const Operation& op) {
+  if (op.operands.size() != 1 || op.result_types.size() != 1 ||
+      op.regions.size() != 1 || op.regions[0].blocks.size() != 1 ||
+      !OnlyAdds(op.regions[0].blocks[0])) {
+    return Unsupported(op, "of complex values with a body other than one add");
+  }
+  absl::StatusOr<Parts> x = PartsOf(op, 0);
+  if (!x.ok()) return x.status();
+  // One operand each: the sum of each part, scattered alike.
+  Parts result;
+  for (int part = 0; part < 2; ++part) {
+    Operation copy = op;
+    copy.operands = {part == 0 ? x->re : x->im};
+    copy.operand_types = {PartType(op.operand_types[0])};
+    copy.result_types = {PartType(op.result_types[0])};
+    copy.result_name = Fresh().name;
+    RetypeToParts(copy.regions[0].blocks[0]);
+    (part == 0 ? result.re : result.im) = Named(copy.result_name);
+    out_->push_back(std::move(copy));
+  }
+  Define(op, result);
+  return absl::OkStatus();
+}
+
 absl::Status ComplexExpander::ExpandAllReduce(const Operation& op) {
   // The body combines each operand with itself across the ranks (one
   // body for all operands): a complex sum is the sum of each part, and
@@ -407,18 +458,7 @@ absl::Status ComplexExpander::ExpandAllReduce(const Operation& op) {
   Operation copy = op;
   absl::Status status = FlattenOperands(op, copy);
   if (!status.ok()) return status;
-  mlir::Block& body = copy.regions[0].blocks[0];
-  for (mlir::BlockArgument& argument : body.arguments) {
-    if (IsComplex(argument.type)) argument.type = PartType(argument.type);
-  }
-  for (Operation& inner : body.operations) {
-    for (std::vector<Type>* types :
-         {&inner.operand_types, &inner.result_types}) {
-      for (Type& type : *types) {
-        if (IsComplex(type)) type = PartType(type);
-      }
-    }
-  }
+  RetypeToParts(copy.regions[0].blocks[0]);
   copy.result_types.clear();
   copy.result_name = Fresh().name;
   for (size_t i = 0; i < op.result_types.size(); ++i) {
@@ -584,14 +624,17 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
   // A reduce's body takes (accumulators..., elements...) and returns the
   // accumulators: with each complex value as its two parts in place, that
   // is the variadic reduce of the parts (and likewise a scatter's
-  // (inputs..., updates...)).
+  // (inputs..., updates...)); all_gather and all_to_all, which move each
+  // operand alike, take the parts as operands of their own.
   if (name == "stablehlo.while" || name == "stablehlo.if" ||
       name == "stablehlo.case" || name == "stablehlo.optimization_barrier" ||
       name == "stablehlo.reduce" || name == "stablehlo.reduce_window" ||
-      name == "stablehlo.sort" || name == "stablehlo.scatter") {
+      name == "stablehlo.sort" || name == "stablehlo.scatter" ||
+      name == "stablehlo.all_gather" || name == "stablehlo.all_to_all") {
     return ExpandControlFlow(op);
   }
   if (name == "stablehlo.all_reduce") return ExpandAllReduce(op);
+  if (name == "stablehlo.reduce_scatter") return ExpandReduceScatter(op);
   if (name == "stablehlo.return") return ExpandReturn(op);
   if (name == "stablehlo.map") return ExpandMap(op);
   if (op.num_results != 1 || op.result_types.size() != 1 ||

@@ -156,7 +156,7 @@ TEST(ComplexExpansionTest, TriangularSolveOperandsAreChecked) {
               HasSubstr("transpose_a 'CONJUGATE' is not one of"));
 }
 
-TEST(ComplexExpansionTest, AllReduceOfComplexValuesMustSum) {
+TEST(ComplexExpansionTest, ReductionsAcrossRanksOfComplexValuesMustSum) {
   auto all_reduce = [](const std::string& op) {
     return RealPartOf(
         absl::StrCat(
@@ -184,11 +184,26 @@ TEST(ComplexExpansionTest, AllReduceOfComplexValuesMustSum) {
     EXPECT_EQ(op.num_results, 2);
   }
   EXPECT_EQ(all_reduces, 1);
-  const absl::Status status = CompileStatus(all_reduce("multiply"));
+  absl::Status status = CompileStatus(all_reduce("multiply"));
   EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
   EXPECT_THAT(status.message(),
               HasSubstr("stablehlo.all_reduce of complex values with a body "
                         "other than one add is not supported"));
+  // reduce_scatter likewise.
+  status = CompileStatus(RealPartOf(
+      "  %a = stablehlo.constant dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>\n"
+      "  %c = \"stablehlo.reduce_scatter\"(%a) ({\n"
+      "  ^bb0(%x: tensor<complex<f32>>, %y: tensor<complex<f32>>):\n"
+      "    %s = stablehlo.multiply %x, %y : tensor<complex<f32>>\n"
+      "    stablehlo.return %s : tensor<complex<f32>>\n"
+      "  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0]]> : "
+      "tensor<1x1xi64>} : (tensor<2xcomplex<f32>>) -> "
+      "tensor<2xcomplex<f32>>\n",
+      "2x"));
+  EXPECT_TRUE(absl::IsUnimplemented(status)) << status;
+  EXPECT_THAT(status.message(),
+              HasSubstr("stablehlo.reduce_scatter of complex values with a "
+                        "body other than one add is not supported"));
 }
 
 TEST(ComplexExpansionTest, OrderedComparisonsAreInvalid) {

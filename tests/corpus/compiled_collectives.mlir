@@ -1,7 +1,7 @@
 // Compiled collectives in the corpus runner's format (interpreter.run_parallel
 // launches), for what the StableHLO corpus does not cover: programs of
 // different functions meeting on a channel (MPMD), collectives in a loop,
-// partitions, bodies other than one binary op, and complex sums.
+// partitions, bodies other than one binary op, and complex values.
 
 module @mpmd_send_recv {
   func.func @producer(%x : tensor<2x2xi64>) -> tensor<2x2xi64> {
@@ -187,6 +187,62 @@ module @complex_all_reduce {
     check.expect_almost_eq_const %results#3, dense<[4.0, 2.0]> : tensor<2xf32>
     check.expect_almost_eq_const %results#4, dense<[1.0, 2.5]> : tensor<2xf32>
     check.expect_almost_eq_const %results#5, dense<[-2.0, 14.0]> : tensor<2xf32>
+    func.return
+  }
+}
+
+// -----
+
+module @complex_data_movement {
+  // all_gather, all_to_all, collective_permute and reduce_scatter (a sum)
+  // of complex values across 2 replicas, each part of each result laid
+  // end to end in one real output.
+  func.func @moves(%re : tensor<2xf32>, %im : tensor<2xf32>) -> tensor<18xf32> {
+    %z = stablehlo.complex %re, %im : tensor<2xcomplex<f32>>
+    %g = "stablehlo.all_gather"(%z) {
+      all_gather_dim = 0 : i64,
+      replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+    } : (tensor<2xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+    %t = "stablehlo.all_to_all"(%z) {
+      split_dimension = 0 : i64,
+      concat_dimension = 0 : i64,
+      split_count = 2 : i64,
+      replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+    } : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+    %p = "stablehlo.collective_permute"(%z) {
+      source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>,
+      channel_handle = #stablehlo.channel_handle<handle = 0, type = 0>
+    } : (tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+    %s = "stablehlo.reduce_scatter"(%z) ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %sum = stablehlo.add %a, %b : tensor<complex<f32>>
+        stablehlo.return %sum : tensor<complex<f32>>
+    }) {
+      scatter_dimension = 0 : i64,
+      replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>
+    } : (tensor<2xcomplex<f32>>) -> tensor<1xcomplex<f32>>
+    %g_re = stablehlo.real %g : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    %g_im = stablehlo.imag %g : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+    %t_re = stablehlo.real %t : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %t_im = stablehlo.imag %t : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %p_re = stablehlo.real %p : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %p_im = stablehlo.imag %p : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %s_re = stablehlo.real %s : (tensor<1xcomplex<f32>>) -> tensor<1xf32>
+    %s_im = stablehlo.imag %s : (tensor<1xcomplex<f32>>) -> tensor<1xf32>
+    %all = stablehlo.concatenate %g_re, %g_im, %t_re, %t_im, %p_re, %p_im, %s_re, %s_im, dim = 0 : (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<18xf32>
+    return %all : tensor<18xf32>
+  }
+  func.func @main() {
+    %re0 = stablehlo.constant dense<[1.0, -2.0]> : tensor<2xf32>
+    %im0 = stablehlo.constant dense<[2.0, 0.5]> : tensor<2xf32>
+    %re1 = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+    %im1 = stablehlo.constant dense<[-1.0, 2.0]> : tensor<2xf32>
+    %results:2 = "interpreter.run_parallel"(%re0, %im0, %re1, %im1) {
+      programs=[[@moves], [@moves]]
+    } : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<18xf32>, tensor<18xf32>)
+    // Replica 0 holds (1+2i, -2+0.5i), replica 1 (3-i, 4+2i).
+    check.expect_almost_eq_const %results#0, dense<[1.0, -2.0, 3.0, 4.0, 2.0, 0.5, -1.0, 2.0, 1.0, 3.0, 2.0, -1.0, 3.0, 4.0, -1.0, 2.0, 4.0, 1.0]> : tensor<18xf32>
+    check.expect_almost_eq_const %results#1, dense<[1.0, -2.0, 3.0, 4.0, 2.0, 0.5, -1.0, 2.0, -2.0, 4.0, 0.5, 2.0, 1.0, -2.0, 2.0, 0.5, 2.0, 2.5]> : tensor<18xf32>
     func.return
   }
 }
