@@ -374,8 +374,15 @@ class ComplexExpander {
                    const std::vector<int64_t>& to);
   ValueRef Transpose(const ValueRef& x, const std::vector<int64_t>& from,
                      const std::vector<int64_t>& permutation);
+  ValueRef Slice(const ValueRef& x, const std::vector<int64_t>& from,
+                 const std::vector<int64_t>& starts,
+                 const std::vector<int64_t>& limits,
+                 const std::vector<int64_t>& strides);
   ValueRef SliceLast(const ValueRef& x, const std::vector<int64_t>& from,
                      int64_t start, int64_t limit);
+  ValueRef BroadcastInDim(const ValueRef& x, const std::vector<int64_t>& from,
+                          const std::vector<int64_t>& to,
+                          const std::vector<int64_t>& dimensions);
   // `values`, each of `dims`, end to end along `axis`.
   ValueRef Concatenate(const std::vector<ValueRef>& values,
                        const std::vector<int64_t>& dims, int axis);

@@ -158,21 +158,39 @@ ValueRef ComplexExpander::Transpose(const ValueRef& x,
       ">} : (", TensorText(from, element_), ") -> ", TensorText(to, element_)));
 }
 
-ValueRef ComplexExpander::SliceLast(const ValueRef& x,
-                                    const std::vector<int64_t>& from,
-                                    int64_t start, int64_t limit) {
-  std::vector<int64_t> starts(from.size(), 0), limits = from,
-                                               strides(from.size(), 1);
-  starts.back() = start;
-  limits.back() = limit;
-  std::vector<int64_t> to = from;
-  to.back() = limit - start;
+ValueRef ComplexExpander::Slice(const ValueRef& x,
+                                const std::vector<int64_t>& from,
+                                const std::vector<int64_t>& starts,
+                                const std::vector<int64_t>& limits,
+                                const std::vector<int64_t>& strides) {
+  std::vector<int64_t> to(from.size());
+  for (size_t d = 0; d < from.size(); ++d) {
+    to[d] = (limits[d] - starts[d] + strides[d] - 1) / strides[d];
+  }
   return Emit(absl::StrCat(
       "\"stablehlo.slice\"(", RefText(x),
       ") {start_indices = array<i64: ", absl::StrJoin(starts, ", "),
       ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
       ">, strides = array<i64: ", absl::StrJoin(strides, ", "), ">} : (",
       TensorText(from, element_), ") -> ", TensorText(to, element_)));
+}
+
+ValueRef ComplexExpander::SliceLast(const ValueRef& x,
+                                    const std::vector<int64_t>& from,
+                                    int64_t start, int64_t limit) {
+  std::vector<int64_t> starts(from.size(), 0), limits = from;
+  starts.back() = start;
+  limits.back() = limit;
+  return Slice(x, from, starts, limits, std::vector<int64_t>(from.size(), 1));
+}
+
+ValueRef ComplexExpander::BroadcastInDim(
+    const ValueRef& x, const std::vector<int64_t>& from,
+    const std::vector<int64_t>& to, const std::vector<int64_t>& dimensions) {
+  return Emit(absl::StrCat(
+      "\"stablehlo.broadcast_in_dim\"(", RefText(x),
+      ") {broadcast_dimensions = array<i64: ", absl::StrJoin(dimensions, ", "),
+      ">} : (", TensorText(from, element_), ") -> ", TensorText(to, element_)));
 }
 
 Parts ComplexExpander::FourStepDft(const Parts& x,
@@ -188,30 +206,18 @@ Parts ComplexExpander::FourStepDft(const Parts& x,
           real_input ? x.im : Reshape(x.im, dims, split)};
   y = ComplexDft(y, split, axis, n2, inverse, real_input);  // j2 -> k2.
   // Twiddle w^(j1 k2), broadcast along the other dimensions.
-  std::vector<std::string> re_rows, im_rows;
+  std::vector<double> re(n2 * n1), im(n2 * n1);
   for (int64_t k2 = 0; k2 < n2; ++k2) {
-    std::vector<std::string> re_row, im_row;
     for (int64_t j1 = 0; j1 < n1; ++j1) {
       const double angle = Angle(j1, k2, n);
-      re_row.push_back(Number(std::cos(angle)));
-      im_row.push_back(Number(inverse ? std::sin(angle) : -std::sin(angle)));
+      re[k2 * n1 + j1] = std::cos(angle);
+      im[k2 * n1 + j1] = inverse ? std::sin(angle) : -std::sin(angle);
     }
-    re_rows.push_back(absl::StrCat("[", absl::StrJoin(re_row, ", "), "]"));
-    im_rows.push_back(absl::StrCat("[", absl::StrJoin(im_row, ", "), "]"));
   }
-  const std::string table_type = TensorText({n2, n1}, element_);
   const std::string split_type = TensorText(split, element_);
-  Parts twiddle;
-  for (int part = 0; part < 2; ++part) {
-    const ValueRef table =
-        Emit(absl::StrCat("\"stablehlo.constant\"() {value = dense<[",
-                          absl::StrJoin(part == 0 ? re_rows : im_rows, ", "),
-                          "]> : ", table_type, "} : () -> ", table_type));
-    (part == 0 ? twiddle.re : twiddle.im) =
-        Emit(absl::StrCat("\"stablehlo.broadcast_in_dim\"(", RefText(table),
-                          ") {broadcast_dimensions = array<i64: ", axis, ", ",
-                          axis + 1, ">} : (", table_type, ") -> ", split_type));
-  }
+  const Parts twiddle{
+      BroadcastInDim(Matrix(n2, n1, re), {n2, n1}, split, {axis, axis + 1}),
+      BroadcastInDim(Matrix(n2, n1, im), {n2, n1}, split, {axis, axis + 1})};
   type_ = split_type;
   y = Multiply(y, twiddle);
   y = ComplexDft(y, split, axis + 1, n1, inverse);  // j1 -> k1.
@@ -318,10 +324,8 @@ ValueRef ComplexExpander::AlongAxis(const std::vector<double>& values,
   const ValueRef table = Emit(absl::StrCat(
       "\"stablehlo.constant\"() {value = dense<[", absl::StrJoin(entries, ", "),
       "]> : ", table_type, "} : () -> ", table_type));
-  return Emit(absl::StrCat("\"stablehlo.broadcast_in_dim\"(", RefText(table),
-                           ") {broadcast_dimensions = array<i64: ", axis,
-                           ">} : (", table_type, ") -> ",
-                           TensorText(dims, element_)));
+  return BroadcastInDim(table, {static_cast<int64_t>(values.size())}, dims,
+                        {axis});
 }
 
 Parts ComplexExpander::BluesteinDft(const Parts& x,
@@ -337,9 +341,13 @@ Parts ComplexExpander::BluesteinDft(const Parts& x,
   int64_t m = 1;
   while (m < 2 * n - 1) m <<= 1;
   const int64_t last = std::min(m, 2 * n - 1 + 4096);
+  int64_t best = DftCost(m);
   for (int64_t candidate = 2 * n - 1; candidate < last; ++candidate) {
     const int64_t cost = DftCost(candidate);
-    if (cost >= 0 && cost < DftCost(m)) m = candidate;
+    if (cost >= 0 && cost < best) {
+      m = candidate;
+      best = cost;
+    }
   }
   const double sign = inverse ? 1.0 : -1.0;
   std::vector<double> chirp_re(n), chirp_im(n), out_re(n), out_im(n);
@@ -400,14 +408,9 @@ Parts ComplexExpander::BluesteinDft(const Parts& x,
   // The first n, times c_k (and 1/n for the inverse).
   std::vector<int64_t> limits = padded;
   limits[axis] = n;
-  std::vector<int64_t> ones(dims.size(), 1);
   for (ValueRef* part : {&convolution.re, &convolution.im}) {
-    *part = Emit(absl::StrCat(
-        "\"stablehlo.slice\"(", RefText(*part),
-        ") {start_indices = array<i64: ", absl::StrJoin(zeros, ", "),
-        ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
-        ">, strides = array<i64: ", absl::StrJoin(ones, ", "), ">} : (",
-        TensorText(padded, element_), ") -> ", TensorText(dims, element_)));
+    *part = Slice(*part, padded, zeros, limits,
+                  std::vector<int64_t>(dims.size(), 1));
   }
   type_ = TensorText(dims, element_);
   return Multiply(convolution, Parts{AlongAxis(out_re, dims, axis),

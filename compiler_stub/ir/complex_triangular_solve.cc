@@ -53,10 +53,7 @@ ValueRef ComplexExpander::BroadcastAlong(const ValueRef& x,
   std::vector<int64_t> dimensions(from.size());
   std::iota(dimensions.begin(), dimensions.end(), 0);
   dimensions.back() = axis;
-  return Emit(absl::StrCat(
-      "\"stablehlo.broadcast_in_dim\"(", RefText(x),
-      ") {broadcast_dimensions = array<i64: ", absl::StrJoin(dimensions, ", "),
-      ">} : (", TensorText(from, element_), ") -> ", TensorText(to, element_)));
+  return BroadcastInDim(x, from, to, dimensions);
 }
 
 absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
@@ -154,18 +151,11 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
   if (!unit_diagonal) {
     std::vector<int64_t> flat = batch;
     flat.push_back(m * m);
-    for (ValueRef* part : {&diagonal.re, &diagonal.im}) {
-      const ValueRef& source = part == &diagonal.re ? a.re : a.im;
-      std::vector<int64_t> starts(flat.size(), 0), strides(flat.size(), 1);
-      strides.back() = m + 1;
-      *part = Emit(absl::StrCat(
-          "\"stablehlo.slice\"(", RefText(Reshape(source, a_dims, flat)),
-          ") {start_indices = array<i64: ", absl::StrJoin(starts, ", "),
-          ">, limit_indices = array<i64: ", absl::StrJoin(flat, ", "),
-          ">, strides = array<i64: ", absl::StrJoin(strides, ", "), ">} : (",
-          TensorText(flat, element_), ") -> ",
-          TensorText(diagonal_dims, element_)));
-    }
+    std::vector<int64_t> starts(flat.size(), 0), strides(flat.size(), 1);
+    strides.back() = m + 1;
+    diagonal = {
+        Slice(Reshape(a.re, a_dims, flat), flat, starts, flat, strides),
+        Slice(Reshape(a.im, a_dims, flat), flat, starts, flat, strides)};
     // 1 / d once (m divisions), then products: a division for every entry
     // of a and of x costs more than the solve itself at moderate sizes.
     type_ = TensorText(diagonal_dims, element_);
@@ -246,17 +236,12 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
   const ValueRef paired = Reshape(solution, real_b_dims, paired_dims);
   Parts x;
   for (int part = 0; part < 2; ++part) {
-    std::vector<int64_t> starts(paired_dims.size(), 0),
-        limits = paired_dims, strides(paired_dims.size(), 1);
+    std::vector<int64_t> starts(paired_dims.size(), 0), limits = paired_dims;
     starts[pair_axis] = part;
     limits[pair_axis] = part + 1;
-    const ValueRef one_part = Emit(absl::StrCat(
-        "\"stablehlo.slice\"(", RefText(paired),
-        ") {start_indices = array<i64: ", absl::StrJoin(starts, ", "),
-        ">, limit_indices = array<i64: ", absl::StrJoin(limits, ", "),
-        ">, strides = array<i64: ", absl::StrJoin(strides, ", "), ">} : (",
-        TensorText(paired_dims, element_), ") -> ",
-        TensorText(single_dims, element_)));
+    const ValueRef one_part =
+        Slice(paired, paired_dims, starts, limits,
+              std::vector<int64_t>(paired_dims.size(), 1));
     (part == 0 ? x.re : x.im) = Reshape(one_part, single_dims, b_dims);
   }
   if (!unit_diagonal) {

@@ -371,16 +371,11 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
       request.kind == PJRTX_Collective_REDUCE_SCATTER) {
     PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
     // Complex buffers sum as the pairs of floats they are.
-    using pjrtx::collectives::ReduceOp;
-    const ReduceOp reduce_op =
-        request.op == PJRTX_ReduceOp_PRODUCT ? ReduceOp::kProduct
-        : request.op == PJRTX_ReduceOp_MIN   ? ReduceOp::kMin
-        : request.op == PJRTX_ReduceOp_MAX   ? ReduceOp::kMax
-                                             : ReduceOp::kSum;
     PJRTX_Buffer_Type reduced = first.type();
     if (reduced == PJRTX_Buffer_Type_C64 || reduced == PJRTX_Buffer_Type_C128) {
       absl::StatusOr<pjrtx::collectives::ReductionLayout> layout =
-          pjrtx::collectives::ReductionLayoutOf(reduced, reduce_op);
+          pjrtx::collectives::ReductionLayoutOf(
+              reduced, pjrtx::collectives::ReduceOpOf(request.op));
       if (!layout.ok()) {
         return Prefixed(
             layout.status(),

@@ -77,19 +77,6 @@ std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
                       "]");
 }
 
-ReduceOp ToReduceOp(PJRTX_ReduceOp op) {
-  switch (op) {
-    case PJRTX_ReduceOp_PRODUCT:
-      return ReduceOp::kProduct;
-    case PJRTX_ReduceOp_MIN:
-      return ReduceOp::kMin;
-    case PJRTX_ReduceOp_MAX:
-      return ReduceOp::kMax;
-    default:
-      return ReduceOp::kSum;
-  }
-}
-
 Algorithm ToAlgorithm(PJRTX_CollectiveAlgorithm algorithm) {
   switch (algorithm) {
     case PJRTX_CollectiveAlgorithm_RING:
@@ -452,7 +439,7 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
   auto operation = std::make_shared<Operation>();
   Operation& op = *operation;
   op.kind = request.kind;
-  op.op = ToReduceOp(request.op);
+  op.op = ReduceOpOf(request.op);
   op.op_code = request.op;
   op.root = static_cast<int>(request.root);
   op.type = first.type();

@@ -133,6 +133,19 @@ absl::string_view ReduceOpName(ReduceOp op) {
   return "unknown";
 }
 
+ReduceOp ReduceOpOf(PJRTX_ReduceOp op) {
+  switch (op) {
+    case PJRTX_ReduceOp_PRODUCT:
+      return ReduceOp::kProduct;
+    case PJRTX_ReduceOp_MIN:
+      return ReduceOp::kMin;
+    case PJRTX_ReduceOp_MAX:
+      return ReduceOp::kMax;
+    default:
+      return ReduceOp::kSum;
+  }
+}
+
 absl::StatusOr<size_t> ReducibleElementSize(PJRTX_Buffer_Type type) {
   switch (type) {
     case PJRTX_Buffer_Type_S8:

@@ -18,6 +18,9 @@ enum class ReduceOp { kSum, kProduct, kMin, kMax };
 // "sum", "product", "min" or "max".
 absl::string_view ReduceOpName(ReduceOp op);
 
+// The ABI's reduction (a value checked beforehand; others read as sum).
+ReduceOp ReduceOpOf(PJRTX_ReduceOp op);
+
 // Bytes per element of a type that Reduce and Accumulate support, or
 // UNIMPLEMENTED naming the type and listing the supported ones. Collectives
 // call it first, so an unsupported type fails before any message is sent.
