@@ -310,6 +310,13 @@ absl::StatusOr<std::unique_ptr<Communicator>> HostCommunicator::Create(
   }
   std::unique_ptr<HostCommunicator> communicator(
       new HostCommunicator(std::move(client), layout, timeout_ms));
+  OrderedWorker::Options worker_options;
+  // A caller waiting for its operation can run it only where it has one
+  // local rank: with more, each rank's part needs a thread of its own.
+  worker_options.defer_to_waiters = communicator->local_.size() == 1;
+  for (LocalRank& local : communicator->local_) {
+    PJRTX_ASSIGN_OR_RETURN(local.worker, OrderedWorker::Create(worker_options));
+  }
   if (multi_process) {
     // Each local rank connects to every rank; they all wait for each other
     // to publish, so they connect side by side.
@@ -368,7 +375,6 @@ HostCommunicator::HostCommunicator(std::shared_ptr<ClientState> client,
     local.device = layout.devices[r];
     local.transport = fabric->Endpoint(static_cast<int>(r));
     local.staging = std::make_unique<Staging>(*client_, local.device);
-    local.worker = std::make_unique<OrderedWorker>();
     if (!multi_process_) {
       // One slice: the cross-slice link of a hierarchical all-reduce has
       // this rank alone.
@@ -575,6 +581,12 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
         }
         part.done->Set(RunPart(*operation, i));
       });
+      // A caller that awaits the result through the ABI runs the part
+      // itself (Event::AwaitHelping), saving a wake-up of this worker and
+      // one of the caller (on a machine whose cores are all busy, each
+      // waits for a core).
+      op.parts[i].done->SetAwaitHelper(
+          local_[i].worker->InlineRunner(tickets[i]));
     }
   }
   std::vector<OrderedWorker*> workers;

@@ -65,7 +65,7 @@ PJRTX_Error* EventError(PJRTX_Event_Error_Args* args) {
 PJRTX_Error* EventAwait(PJRTX_Event_Await_Args* args) {
   PJRTX_CHECK_ARGS(PJRTX_Event_Await_Args, args);
   PJRTX_RETURN_ERROR_IF(CheckHandle(args->event, "event"));
-  return ToError(args->event->event->Await());
+  return ToError(args->event->event->AwaitHelping());
 }
 
 PJRTX_Error* EventOnReady(PJRTX_Event_OnReady_Args* args) {

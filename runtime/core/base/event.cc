@@ -20,6 +20,24 @@ absl::Status Event::Await() const {
   return status_;
 }
 
+absl::Status Event::AwaitHelping() const {
+  if (!IsReady()) {
+    absl::AnyInvocable<void() &&> helper;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      helper = std::exchange(await_helper_, nullptr);
+    }
+    if (helper) std::move(helper)();
+  }
+  return Await();
+}
+
+void Event::SetAwaitHelper(absl::AnyInvocable<void() &&> helper) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ready_.load(std::memory_order_relaxed)) return;
+  await_helper_ = std::move(helper);
+}
+
 void Event::AndThen(Continuation fn) {
   if (!IsReady()) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -33,12 +51,15 @@ void Event::AndThen(Continuation fn) {
 
 bool Event::Set(absl::Status status) {
   std::vector<Continuation> continuations;
+  // Destroyed outside the lock, like anything else the event let go of.
+  absl::AnyInvocable<void() &&> unused_helper;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (ready_.load(std::memory_order_relaxed)) return false;
     status_ = std::move(status);
     ready_.store(true, std::memory_order_release);
     continuations.swap(continuations_);
+    unused_helper = std::exchange(await_helper_, nullptr);
   }
   // After the lock is released: a waiter woken while this thread still
   // held it would only block again on the lock, a second sleep and wake-up

@@ -44,6 +44,21 @@ class Event {
   // Blocks until ready and returns the status.
   absl::Status Await() const;
 
+  // Await for a thread that owns nothing of the runtime's (a user's thread,
+  // through the ABI): if the event has a helper (SetAwaitHelper), the first
+  // such thread to find it not ready runs the helper before it sleeps.
+  // Runtime threads use Await: a helper may need the very thread (a device
+  // queue's, say) that would be running it.
+  absl::Status AwaitHelping() const;
+
+  // Gives the event work that may make it ready and that a thread about to
+  // block in AwaitHelping may as well do itself rather than sleep while
+  // another thread does it (e.g. run the task that sets it, see
+  // OrderedWorker::InlineRunner). It runs at most once, on one waiting
+  // thread, and is dropped unrun once the event is set. Ignored if the
+  // event is already ready.
+  void SetAwaitHelper(absl::AnyInvocable<void() &&> helper);
+
   // Runs `fn` once the event is ready (inline if it already is).
   void AndThen(Continuation fn);
 
@@ -62,6 +77,9 @@ class Event {
   std::atomic<bool> ready_{false};
   absl::Status status_;  // Written once under mu_ before ready_ is published.
   std::vector<Continuation> continuations_;  // Guarded by mu_.
+  // Taken by the first AwaitHelping that finds the event not ready, hence
+  // mutable.
+  mutable absl::AnyInvocable<void() &&> await_helper_;  // Guarded by mu_.
 };
 
 // An event ready when all of `events` are; its status is the first error

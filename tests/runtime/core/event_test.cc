@@ -1,6 +1,8 @@
 #include "runtime/core/base/event.h"
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -73,6 +75,61 @@ TEST(EventTest, ConcurrentRegistrationAndSetRunEveryContinuationOnce) {
   }
   setter.join();
   EXPECT_EQ(calls.load(), kEvents * kPerEvent);
+}
+
+TEST(EventTest, AwaitHelpingRunsTheHelperOnceOnTheWaitingThread) {
+  EventRef event = Event::Create();
+  int runs = 0;
+  std::thread::id ran_on;
+  event->SetAwaitHelper([&] {
+    ++runs;
+    ran_on = std::this_thread::get_id();
+    event->Set(absl::DataLossError("set by the helper"));
+  });
+  EXPECT_EQ(event->AwaitHelping().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(event->AwaitHelping().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(runs, 1);
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+}
+
+TEST(EventTest, AwaitHelpingSleepsWhenTheHelperLeavesTheEventPending) {
+  EventRef event = Event::Create();
+  std::atomic<int> runs{0};
+  event->SetAwaitHelper([&] { runs.fetch_add(1); });
+  std::thread setter([event] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    event->Set(absl::OkStatus());
+  });
+  EXPECT_TRUE(event->AwaitHelping().ok());
+  setter.join();
+  EXPECT_EQ(runs.load(), 1);
+}
+
+TEST(EventTest, PlainAwaitNeverRunsTheHelper) {
+  // Runtime threads await with Await: the helper may need them.
+  EventRef event = Event::Create();
+  std::atomic<bool> ran{false};
+  event->SetAwaitHelper([&] { ran = true; });
+  std::thread setter([event] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    event->Set(absl::OkStatus());
+  });
+  EXPECT_TRUE(event->Await().ok());
+  setter.join();
+  EXPECT_FALSE(ran.load());
+}
+
+TEST(EventTest, SetDropsAnUnrunHelperAndAReadyEventTakesNone) {
+  auto owned = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = owned;
+  EventRef event = Event::Create();
+  bool ran = false;
+  event->SetAwaitHelper([&ran, owned = std::move(owned)] { ran = true; });
+  event->Set(absl::OkStatus());
+  EXPECT_TRUE(watch.expired());  // Whatever the helper held is let go.
+  event->SetAwaitHelper([&ran] { ran = true; });
+  EXPECT_TRUE(event->AwaitHelping().ok());
+  EXPECT_FALSE(ran);
 }
 
 }  // namespace
