@@ -263,7 +263,9 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Event_Error_Args, event);
 typedef PJRTX_Error* PJRTX_Event_Error(PJRTX_Event_Error_Args* args);
 
 /* Blocks the calling thread until the event is ready; returns its error.
- * May be called from an on-ready callback. */
+ * May be called from an on-ready callback. A plugin may use the blocked
+ * thread to do the work the event waits for (the runtime's communicators
+ * run a collective that has not started yet on it). */
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
