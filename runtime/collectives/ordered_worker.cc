@@ -15,19 +15,26 @@
 namespace pjrtx::collectives {
 namespace {
 
-// Arms a one-shot timer.
-void SetTimer(int timer_fd, std::chrono::microseconds after) {
+// Arms a one-shot timer `after` (positive) from now; false if it could not.
+bool SetTimer(int timer_fd, std::chrono::microseconds after) {
   itimerspec spec{};
   const int64_t us = after.count();
   spec.it_value.tv_sec = us / 1'000'000;
   spec.it_value.tv_nsec = (us % 1'000'000) * 1000;
-  timerfd_settime(timer_fd, 0, &spec, nullptr);
+  return timerfd_settime(timer_fd, 0, &spec, nullptr) == 0;
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<OrderedWorker>> OrderedWorker::Create(
     const Options& options) {
+  // A zero timer would be no timer: the task would wait for its waiter
+  // for ever.
+  if (options.grace.count() <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a collectives worker's grace must be positive; got ",
+                     options.grace.count(), " us"));
+  }
   const int wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wake_fd < 0) {
     return absl::InternalError(
@@ -221,7 +228,10 @@ void OrderedWorker::Queue::WakeWorkerAfterGrace() {
   // scheduler tick costs microseconds, more than a collective of a few
   // bytes, while one spare wake-up per grace costs nothing noticeable.
   if (timer_armed_) return;
-  SetTimer(timer_fd_, options_.grace);
+  if (!SetTimer(timer_fd_, options_.grace)) {
+    WakeWorker();  // No timer to fall back on: no grace either.
+    return;
+  }
   timer_armed_ = true;
 }
 

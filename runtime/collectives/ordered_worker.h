@@ -54,7 +54,8 @@ class OrderedWorker {
     std::chrono::microseconds grace = std::chrono::microseconds(1000);
   };
 
-  // INTERNAL if the descriptors the worker sleeps on cannot be created.
+  // INVALID_ARGUMENT for a grace that is not positive; INTERNAL if the
+  // descriptors the worker sleeps on cannot be created.
   static absl::StatusOr<std::unique_ptr<OrderedWorker>> Create(
       const Options& options);
 

@@ -655,6 +655,49 @@ TEST_F(CollectivesTest, DestroyWaitsForOperationsInFlight) {
   ExpectAllOk(call);
 }
 
+TEST_F(CollectivesTest, OneRankOperationsCompleteAwaitedOrNot) {
+  // A plugin may run an operation on the thread that awaits it; the
+  // operations nobody awaits (their events only polled) must complete all
+  // the same, whether they follow awaited ones or not, and so must one
+  // that a thread awaits before its wait event is set.
+  CommunicatorPtr single;
+  ASSERT_PJRTX_OK(CreateCommunicator(client(), {ids_[0]}, &single));
+  BufferPtr input = Make(F32Input(0, 8), PJRTX_Buffer_Type_F32, 0);
+  auto await = [](PJRTX_Event* event) {
+    auto args = PJRTX_CONFORMANCE_ARGS(PJRTX_Event_Await_Args);
+    args.event = event;
+    return ScopedError(Api()->Event_Await(&args));
+  };
+  for (int round = 0; round < 9; ++round) {
+    Call call;
+    call.inputs = {input.get()};
+    EventPtr gate;
+    if (round % 3 == 2) {
+      ASSERT_PJRTX_OK(CreateEvent(&gate));
+      call.wait_events = {gate.get()};
+    }
+    ASSERT_PJRTX_OK(RunCollective(single.get(), call));
+    switch (round % 3) {
+      case 0:
+        EXPECT_PJRTX_OK(await(call.events[0].get())) << round;
+        break;
+      case 1:
+        EXPECT_TRUE(IsOk(AwaitEvent(call.events[0].get()))) << round;
+        break;
+      case 2: {
+        std::thread waiter(
+            [&] { EXPECT_PJRTX_OK(await(call.events[0].get())) << round; });
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_FALSE(IsReady(call.events[0].get())) << round;
+        ASSERT_PJRTX_OK(SetEvent(gate.get()));
+        waiter.join();
+        break;
+      }
+    }
+    EXPECT_EQ(Read<float>(call.outputs[0].get()), F32Input(0, 8)) << round;
+  }
+}
+
 TEST_F(CollectivesTest, RingAllReduceCountsIciBytes) {
   // M bytes over p chips: a ring sends 2 * (p-1)/p * M from every chip.
   const size_t n = 1024 * size();

@@ -61,16 +61,21 @@ class Recorder {
   std::vector<std::thread::id> threads_;
 };
 
-// Runs a first task with a waiter, which tells a deferring worker that its
-// callers wait, and returns once that task is done.
+// Runs first tasks with a waiter until one ran on the waiting thread,
+// which tells a deferring worker that its callers wait (the worker, woken
+// at once for a first task, may take one before the waiter comes).
 void PrimeWithWaiter(OrderedWorker& worker) {
-  // Shared: the task may still be inside set_value when the wait returns.
-  auto done = std::make_shared<std::promise<void>>();
-  std::future<void> finished = done->get_future();
-  const uint64_t ticket = worker.Add([done] { done->set_value(); });
-  worker.Release(ticket);
-  worker.InlineRunner(ticket)();
-  finished.wait();
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    // Shared: the task may still be inside set_value when the wait returns.
+    auto ran_on = std::make_shared<std::promise<std::thread::id>>();
+    std::future<std::thread::id> ran = ran_on->get_future();
+    const uint64_t ticket =
+        worker.Add([ran_on] { ran_on->set_value(std::this_thread::get_id()); });
+    worker.Release(ticket);
+    worker.InlineRunner(ticket)();
+    if (ran.get() == std::this_thread::get_id()) return;
+  }
+  ADD_FAILURE() << "the worker took every first task before its waiter";
 }
 
 TEST(OrderedWorkerTest, RunsInAddOrderWhateverTheReleaseOrder) {
@@ -204,6 +209,66 @@ TEST(OrderedWorkerTest, RunnerOutlivingTheWorkerDoesNothing) {
   ASSERT_EQ(recorder.count(), 1u);
   std::move(runner)();
   EXPECT_EQ(recorder.count(), 1u);
+}
+
+TEST(OrderedWorkerTest, GraceMustBePositive) {
+  OrderedWorker::Options options;
+  options.defer_to_waiters = true;
+  options.grace = std::chrono::microseconds(0);
+  absl::StatusOr<std::unique_ptr<OrderedWorker>> worker =
+      OrderedWorker::Create(options);
+  ASSERT_FALSE(worker.ok());
+  EXPECT_EQ(worker.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(worker.status().message(), ::testing::HasSubstr("got 0 us"));
+}
+
+TEST(OrderedWorkerTest, StoppingWhileAWaiterRunsATaskRunsTheRestToo) {
+  Recorder recorder;
+  std::promise<void> started;
+  std::promise<void> finish;
+  std::shared_future<void> finished = finish.get_future().share();
+  std::unique_ptr<OrderedWorker> worker = MakeWorker(true, kForever);
+  PrimeWithWaiter(*worker);
+  const uint64_t first = worker->Add([&] {
+    started.set_value();
+    finished.wait();
+    recorder.Task(1)();
+  });
+  const uint64_t second = worker->Add(recorder.Task(2));
+  worker->Release(first);
+  worker->Release(second);
+  std::thread waiter([&worker, first] { worker->InlineRunner(first)(); });
+  const std::thread::id waiter_id = waiter.get_id();
+  started.get_future().wait();
+  // Destroying the worker waits for both tasks; the second is due only
+  // once the waiter's ends, and left to nobody but the stopping worker.
+  std::thread destroyer([&worker] { worker.reset(); });
+  std::this_thread::sleep_for(milliseconds(20));
+  finish.set_value();
+  waiter.join();
+  destroyer.join();
+  EXPECT_THAT(recorder.ids(), ElementsAre(1, 2));
+  EXPECT_EQ(recorder.thread(0), waiter_id);
+  EXPECT_NE(recorder.thread(1), waiter_id);
+}
+
+TEST(OrderedWorkerTest, SeveralWaitersRunTheirTasksInOrder) {
+  Recorder recorder;
+  std::unique_ptr<OrderedWorker> worker = MakeWorker(true, kForever);
+  std::vector<uint64_t> tickets;
+  for (int i = 0; i < 4; ++i) tickets.push_back(worker->Add(recorder.Task(i)));
+  std::vector<std::thread> waiters;
+  for (int i = 3; i >= 0; --i) {
+    waiters.emplace_back(
+        [&worker, ticket = tickets[i]] { worker->InlineRunner(ticket)(); });
+  }
+  std::this_thread::sleep_for(milliseconds(20));
+  for (int i = 3; i >= 0; --i) worker->Release(tickets[i]);
+  for (std::thread& waiter : waiters) waiter.join();
+  // Every waiter returned, so every task was taken; in order, and never
+  // two at once (the Recorder's lock would not show that, the order does).
+  worker.reset();
+  EXPECT_THAT(recorder.ids(), ElementsAre(0, 1, 2, 3));
 }
 
 }  // namespace

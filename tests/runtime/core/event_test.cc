@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -95,10 +96,17 @@ TEST(EventTest, AwaitHelpingRunsTheHelperOnceOnTheWaitingThread) {
 TEST(EventTest, AwaitHelpingSleepsWhenTheHelperLeavesTheEventPending) {
   EventRef event = Event::Create();
   std::atomic<int> runs{0};
-  event->SetAwaitHelper([&] { runs.fetch_add(1); });
-  std::thread setter([event] {
+  std::promise<void> helped;
+  // The setter waits for the helper, so the event cannot be ready before
+  // AwaitHelping looks at it.
+  std::thread setter([event, future = helped.get_future()]() mutable {
+    future.wait();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     event->Set(absl::OkStatus());
+  });
+  event->SetAwaitHelper([&] {
+    runs.fetch_add(1);
+    helped.set_value();
   });
   EXPECT_TRUE(event->AwaitHelping().ok());
   setter.join();
