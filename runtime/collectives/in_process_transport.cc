@@ -28,17 +28,14 @@ class InProcessEndpoint : public Transport {
                          " is out of range; expected -1 or 0..", size() - 1));
       }
     }
-    // The send is buffered, so it completes before the receive is waited
-    // for; that is what makes simultaneous exchanges deadlock-free.
+    absl::Status status =
+        fabric_->Exchange(rank_, to, send, from, recv, tag, deadline);
+    if (!status.ok()) return status;
     if (to != -1) {
-      absl::Status status = fabric_->Deposit(rank_, to, tag, send);
-      if (!status.ok()) return status;
       bytes_sent_ += static_cast<int64_t>(send.size());
       ++messages_sent_;
     }
     if (from != -1) {
-      absl::Status status = fabric_->Take(from, rank_, tag, recv, deadline);
-      if (!status.ok()) return status;
       bytes_received_ += static_cast<int64_t>(recv.size());
       ++messages_received_;
     }
@@ -81,54 +78,117 @@ void InProcessFabric::Fail(absl::Status status) {
   if (status.ok()) {
     status = absl::InternalError("InProcessFabric::Fail was given OK");
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (failure_.ok()) failure_ = std::move(status);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failure_.ok()) failure_ = std::move(status);
+  // Under the lock: a receive's variable lives on its waiting thread's
+  // stack, gone as soon as that thread sees the failure.
+  for (auto& [key, receives] : posted_) {
+    for (PostedReceive* posted : receives) posted->filled.notify_all();
   }
-  arrived_.notify_all();
 }
 
-absl::Status InProcessFabric::Deposit(int from, int to, uint64_t tag,
+namespace {
+
+absl::Status WrongSize(int from, int to, uint64_t tag, size_t got,
+                       size_t expected) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "rank ", to, " received a message of ", got, " bytes from rank ", from,
+      " with tag 0x", absl::Hex(tag), "; expected ", expected, " bytes"));
+}
+
+}  // namespace
+
+absl::Status InProcessFabric::Deliver(int from, int to, uint64_t tag,
                                       absl::Span<const uint8_t> data) {
-  {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!failure_.ok()) return failure_;
+  const MailboxKey key(from, to, tag);
+  auto it = posted_.find(key);
+  if (it == posted_.end()) {
+    mailboxes_[key].emplace_back(data.begin(), data.end());
+    return absl::OkStatus();
+  }
+  PostedReceive* posted = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) posted_.erase(it);
+  // Claimed, the receive waits for this copy whatever happens, so it can
+  // run outside the lock, beside the other ranks' exchanges.
+  posted->state = PostedReceive::State::kClaimed;
+  lock.unlock();
+  absl::Status status;
+  if (posted->data.size() != data.size()) {
+    status = WrongSize(from, to, tag, data.size(), posted->data.size());
+  } else if (!data.empty()) {
+    std::memcpy(posted->data.data(), data.data(), data.size());
+  }
+  lock.lock();
+  posted->status = std::move(status);
+  posted->state = PostedReceive::State::kFilled;
+  // Under the lock, as in Fail.
+  posted->filled.notify_all();
+  return absl::OkStatus();
+}
+
+absl::Status InProcessFabric::Exchange(int rank, int to,
+                                       absl::Span<const uint8_t> send, int from,
+                                       absl::Span<uint8_t> recv, uint64_t tag,
+                                       Deadline deadline) {
+  using State = PostedReceive::State;
+  const MailboxKey key(from, rank, tag);
+  PostedReceive posted;
+  posted.data = recv;
+  std::vector<uint8_t> early;  // A message that came before the receive.
+  bool posted_receive = false;
+  if (from != -1) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) return failure_;
-    mailboxes_[MailboxKey(from, to, tag)].emplace_back(data.begin(),
-                                                       data.end());
-  }
-  arrived_.notify_all();
-  return absl::OkStatus();
-}
-
-absl::Status InProcessFabric::Take(int from, int to, uint64_t tag,
-                                   absl::Span<uint8_t> data,
-                                   Deadline deadline) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  const MailboxKey key(from, to, tag);
-  auto ready = [&] {
-    if (!failure_.ok()) return true;
     auto it = mailboxes_.find(key);
-    return it != mailboxes_.end() && !it->second.empty();
+    if (it != mailboxes_.end()) {
+      early = std::move(it->second.front());
+      it->second.pop_front();
+      if (it->second.empty()) mailboxes_.erase(it);
+    } else {
+      posted_[key].push_back(&posted);
+      posted_receive = true;
+    }
+  }
+  // The send never waits (a copy into a waiting receive, or into the
+  // mailbox): that is what makes simultaneous exchanges deadlock-free.
+  absl::Status sent =
+      to == -1 ? absl::OkStatus() : Deliver(rank, to, tag, send);
+  if (from == -1) return sent;
+  if (!posted_receive) {
+    if (!sent.ok()) return sent;
+    if (early.size() != recv.size()) {
+      return WrongSize(from, rank, tag, early.size(), recv.size());
+    }
+    if (!early.empty()) std::memcpy(recv.data(), early.data(), recv.size());
+    return absl::OkStatus();
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto settled = [&] {
+    return posted.state == State::kFilled ||
+           (posted.state == State::kWaiting && !failure_.ok());
   };
-  if (!arrived_.wait_until(lock, deadline, ready)) {
+  if (sent.ok()) {
+    posted.filled.wait_until(lock, deadline, settled);
+  }
+  // A sender copying into the buffer is let finish: it is the caller's.
+  posted.filled.wait(lock, [&] { return posted.state != State::kClaimed; });
+  if (posted.state == State::kWaiting) {
+    auto it = posted_.find(key);
+    auto& receives = it->second;
+    receives.erase(std::find(receives.begin(), receives.end(), &posted));
+    if (receives.empty()) posted_.erase(it);
+    if (!sent.ok()) return sent;
+    if (!failure_.ok()) return failure_;
     return absl::DeadlineExceededError(
-        absl::StrCat("rank ", to, " waited past its deadline for ", data.size(),
-                     " bytes from rank ", from, " with tag 0x", absl::Hex(tag),
-                     "; the peer never sent them"));
+        absl::StrCat("rank ", rank, " waited past its deadline for ",
+                     recv.size(), " bytes from rank ", from, " with tag 0x",
+                     absl::Hex(tag), "; the peer never sent them"));
   }
-  if (!failure_.ok()) return failure_;
-  auto it = mailboxes_.find(key);
-  std::vector<uint8_t> message = std::move(it->second.front());
-  it->second.pop_front();
-  if (it->second.empty()) mailboxes_.erase(it);
-  if (message.size() != data.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("rank ", to, " received a message of ", message.size(),
-                     " bytes from rank ", from, " with tag 0x", absl::Hex(tag),
-                     "; expected ", data.size(), " bytes"));
-  }
-  if (!message.empty()) std::memcpy(data.data(), message.data(), data.size());
-  return absl::OkStatus();
+  if (!sent.ok()) return sent;
+  return posted.status;
 }
 
 }  // namespace pjrtx::collectives

@@ -1,6 +1,6 @@
 // The Transport between chips of one process (their ICI link): ranks are
-// threads sharing an InProcessFabric, and a message is a copy left in the
-// receiver's mailbox.
+// threads sharing an InProcessFabric; a message is copied straight into
+// the receiver's buffer if it waits already, else left in its mailbox.
 #ifndef PJRTX_RUNTIME_COLLECTIVES_IN_PROCESS_TRANSPORT_H_
 #define PJRTX_RUNTIME_COLLECTIVES_IN_PROCESS_TRANSPORT_H_
 
@@ -37,28 +37,42 @@ class InProcessFabric : public std::enable_shared_from_this<InProcessFabric> {
   // be OK.
   void Fail(absl::Status status);
 
-  // For endpoints: leaves a copy of `data` in the mailbox (from, to, tag),
-  // behind whatever is already there.
-  absl::Status Deposit(int from, int to, uint64_t tag,
-                       absl::Span<const uint8_t> data);
-
-  // For endpoints: waits until the mailbox (from, to, tag) holds a message
-  // and moves the oldest one into `data`, which must be exactly its size.
-  absl::Status Take(int from, int to, uint64_t tag, absl::Span<uint8_t> data,
-                    Deadline deadline);
+  // For endpoints: one rank's exchange (Transport::SendRecv, `to` or
+  // `from` -1 for none). The receive is posted before the send goes out,
+  // so a peer that sends to a rank already waiting copies straight into
+  // its buffer; a message for a rank that is not waiting yet is left in
+  // its mailbox (a copy), so simultaneous exchanges never deadlock.
+  absl::Status Exchange(int rank, int to, absl::Span<const uint8_t> send,
+                        int from, absl::Span<uint8_t> recv, uint64_t tag,
+                        Deadline deadline);
 
  private:
+  using MailboxKey = std::tuple<int, int, uint64_t>;
+
+  // A receive waiting for its message, on the receiving thread's stack.
+  struct PostedReceive {
+    enum class State { kWaiting, kClaimed, kFilled };
+    absl::Span<uint8_t> data;
+    State state = State::kWaiting;   // Guarded by the fabric's mutex_.
+    absl::Status status;             // Set with kFilled.
+    std::condition_variable filled;  // Signalled at kFilled and at Fail.
+  };
+
   explicit InProcessFabric(int size) : size_(size) {}
 
-  using MailboxKey = std::tuple<int, int, uint64_t>;
+  // Leaves `data` for the receive (from, to, tag): copied into the oldest
+  // posted one (outside the lock) or into the mailbox.
+  absl::Status Deliver(int from, int to, uint64_t tag,
+                       absl::Span<const uint8_t> data);
 
   const int size_;
   std::mutex mutex_;
-  // One variable for all mailboxes: waiters are few (one per rank) and a
-  // spurious wake-up costs only a map lookup.
-  std::condition_variable arrived_;
   absl::Status failure_;  // Guarded by mutex_; OK until Fail.
+  // Messages sent before their receive was posted. Guarded by mutex_.
   std::map<MailboxKey, std::deque<std::vector<uint8_t>>> mailboxes_;
+  // Receives posted before their message came, oldest first. Guarded by
+  // mutex_.
+  std::map<MailboxKey, std::deque<PostedReceive*>> posted_;
 };
 
 }  // namespace pjrtx::collectives

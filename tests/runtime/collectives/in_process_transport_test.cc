@@ -148,5 +148,71 @@ TEST(InProcessTransportTest, FailWakesBlockedCallsAndPoisonsLaterOnes) {
       absl::StatusCode::kUnavailable);
 }
 
+TEST(InProcessTransportTest, WaitingReceiveGetsItsMessageAfterEarlierOnes) {
+  // The first message waits in the mailbox; the second arrives while the
+  // receiver waits and is copied into its buffer. Order holds either way.
+  auto fabric = InProcessFabric::Create(2);
+  auto sender = fabric->Endpoint(0);
+  auto receiver = fabric->Endpoint(1);
+  ASSERT_TRUE(
+      sender->Send(1, std::vector<uint8_t>{1, 1}, 3, DeadlineAfter(1s)).ok());
+  std::vector<uint8_t> first(2);
+  std::vector<uint8_t> second(2);
+  absl::Status first_status;
+  absl::Status second_status;
+  std::thread waiter([&] {
+    first_status =
+        receiver->Recv(0, absl::MakeSpan(first), 3, DeadlineAfter(10s));
+    second_status =
+        receiver->Recv(0, absl::MakeSpan(second), 3, DeadlineAfter(10s));
+  });
+  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(
+      sender->Send(1, std::vector<uint8_t>{2, 2}, 3, DeadlineAfter(1s)).ok());
+  waiter.join();
+  ASSERT_TRUE(first_status.ok()) << first_status;
+  ASSERT_TRUE(second_status.ok()) << second_status;
+  EXPECT_EQ(first, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(second, (std::vector<uint8_t>{2, 2}));
+}
+
+TEST(InProcessTransportTest, WrongSizeForAWaitingReceiveFailsOnlyIt) {
+  auto fabric = InProcessFabric::Create(2);
+  auto a = fabric->Endpoint(0);
+  auto b = fabric->Endpoint(1);
+  absl::Status received;
+  std::thread waiter([&] {
+    std::vector<uint8_t> recv(40);
+    received = b->Recv(0, absl::MakeSpan(recv), 5, DeadlineAfter(10s));
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE(a->Send(1, std::vector<uint8_t>(24), 5, DeadlineAfter(1s)).ok());
+  waiter.join();
+  EXPECT_EQ(received.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(received.message(),
+              AllOf(HasSubstr("24 bytes"), HasSubstr("expected 40 bytes")));
+}
+
+TEST(InProcessTransportTest, ReceiveThatTimedOutLeavesLaterMessagesToOthers) {
+  // The expired receive is withdrawn: the next message goes to the
+  // mailbox (not into the buffer of a call that has returned) and the next
+  // receive finds it.
+  auto fabric = InProcessFabric::Create(2);
+  auto sender = fabric->Endpoint(0);
+  auto receiver = fabric->Endpoint(1);
+  std::vector<uint8_t> stale(4, 0);
+  EXPECT_EQ(
+      receiver->Recv(0, absl::MakeSpan(stale), 9, DeadlineAfter(20ms)).code(),
+      absl::StatusCode::kDeadlineExceeded);
+  ASSERT_TRUE(
+      sender->Send(1, std::vector<uint8_t>{4, 3, 2, 1}, 9, DeadlineAfter(1s))
+          .ok());
+  EXPECT_EQ(stale, (std::vector<uint8_t>(4, 0)));
+  std::vector<uint8_t> fresh(4);
+  ASSERT_TRUE(
+      receiver->Recv(0, absl::MakeSpan(fresh), 9, DeadlineAfter(1s)).ok());
+  EXPECT_EQ(fresh, (std::vector<uint8_t>{4, 3, 2, 1}));
+}
+
 }  // namespace
 }  // namespace pjrtx::collectives
