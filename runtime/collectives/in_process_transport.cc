@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 
 namespace pjrtx::collectives {
@@ -28,13 +30,15 @@ class InProcessEndpoint : public Transport {
                          " is out of range; expected -1 or 0..", size() - 1));
       }
     }
-    absl::Status status =
-        fabric_->Exchange(rank_, to, send, from, recv, tag, deadline);
-    if (!status.ok()) return status;
-    if (to != -1) {
+    bool delivered = false;
+    absl::Status status = fabric_->Exchange(rank_, to, send, from, recv, tag,
+                                            deadline, &delivered);
+    // A send that went out counts even if the receive then failed.
+    if (delivered) {
       bytes_sent_ += static_cast<int64_t>(send.size());
       ++messages_sent_;
     }
+    if (!status.ok()) return status;
     if (from != -1) {
       bytes_received_ += static_cast<int64_t>(recv.size());
       ++messages_received_;
@@ -109,16 +113,19 @@ absl::Status InProcessFabric::Deliver(int from, int to, uint64_t tag,
     return absl::OkStatus();
   }
   PostedReceive* posted = it->second.front();
+  // Everything that may fail comes before the claim: from the claim on the
+  // receive waits for this thread, which must always fill it.
+  absl::Status status;
+  if (posted->data.size() != data.size()) {
+    status = WrongSize(from, to, tag, data.size(), posted->data.size());
+  }
   it->second.pop_front();
   if (it->second.empty()) posted_.erase(it);
   // Claimed, the receive waits for this copy whatever happens, so it can
   // run outside the lock, beside the other ranks' exchanges.
   posted->state = PostedReceive::State::kClaimed;
   lock.unlock();
-  absl::Status status;
-  if (posted->data.size() != data.size()) {
-    status = WrongSize(from, to, tag, data.size(), posted->data.size());
-  } else if (!data.empty()) {
+  if (status.ok() && !data.empty()) {
     std::memcpy(posted->data.data(), data.data(), data.size());
   }
   lock.lock();
@@ -129,17 +136,30 @@ absl::Status InProcessFabric::Deliver(int from, int to, uint64_t tag,
   return absl::OkStatus();
 }
 
-absl::Status InProcessFabric::Exchange(int rank, int to,
-                                       absl::Span<const uint8_t> send, int from,
-                                       absl::Span<uint8_t> recv, uint64_t tag,
-                                       Deadline deadline) {
+bool InProcessFabric::Settle(std::unique_lock<std::mutex>& lock,
+                             const MailboxKey& key, PostedReceive& posted) {
+  using State = PostedReceive::State;
+  // A sender copying into the buffer is let finish: it is the caller's.
+  posted.filled.wait(lock, [&] { return posted.state != State::kClaimed; });
+  if (posted.state != State::kWaiting) return false;
+  auto it = posted_.find(key);
+  std::deque<PostedReceive*>& receives = it->second;
+  receives.erase(std::find(receives.begin(), receives.end(), &posted));
+  if (receives.empty()) posted_.erase(it);
+  posted.state = State::kWithdrawn;
+  return true;
+}
+
+absl::Status InProcessFabric::Receive(
+    int rank, int from, absl::Span<uint8_t> recv, uint64_t tag,
+    Deadline deadline, absl::FunctionRef<absl::Status()> meanwhile) {
   using State = PostedReceive::State;
   const MailboxKey key(from, rank, tag);
   PostedReceive posted;
   posted.data = recv;
   std::vector<uint8_t> early;  // A message that came before the receive.
-  bool posted_receive = false;
-  if (from != -1) {
+  bool came_early = false;
+  {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) return failure_;
     auto it = mailboxes_.find(key);
@@ -147,39 +167,35 @@ absl::Status InProcessFabric::Exchange(int rank, int to,
       early = std::move(it->second.front());
       it->second.pop_front();
       if (it->second.empty()) mailboxes_.erase(it);
+      came_early = true;
     } else {
       posted_[key].push_back(&posted);
-      posted_receive = true;
     }
   }
-  // The send never waits (a copy into a waiting receive, or into the
-  // mailbox): that is what makes simultaneous exchanges deadlock-free.
-  absl::Status sent =
-      to == -1 ? absl::OkStatus() : Deliver(rank, to, tag, send);
-  if (from == -1) return sent;
-  if (!posted_receive) {
-    if (!sent.ok()) return sent;
+  if (came_early) {
+    if (absl::Status status = meanwhile(); !status.ok()) return status;
     if (early.size() != recv.size()) {
       return WrongSize(from, rank, tag, early.size(), recv.size());
     }
     if (!early.empty()) std::memcpy(recv.data(), early.data(), recv.size());
     return absl::OkStatus();
   }
-  std::unique_lock<std::mutex> lock(mutex_);
-  auto settled = [&] {
-    return posted.state == State::kFilled ||
-           (posted.state == State::kWaiting && !failure_.ok());
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  // However this returns (an exception included), the receive leaves the
+  // fabric before its variable leaves the stack.
+  absl::Cleanup withdraw = [&] {
+    if (!lock.owns_lock()) lock.lock();
+    Settle(lock, key, posted);
   };
+  const absl::Status sent = meanwhile();
+  lock.lock();
   if (sent.ok()) {
-    posted.filled.wait_until(lock, deadline, settled);
+    posted.filled.wait_until(lock, deadline, [&] {
+      return posted.state == State::kFilled ||
+             (posted.state == State::kWaiting && !failure_.ok());
+    });
   }
-  // A sender copying into the buffer is let finish: it is the caller's.
-  posted.filled.wait(lock, [&] { return posted.state != State::kClaimed; });
-  if (posted.state == State::kWaiting) {
-    auto it = posted_.find(key);
-    auto& receives = it->second;
-    receives.erase(std::find(receives.begin(), receives.end(), &posted));
-    if (receives.empty()) posted_.erase(it);
+  if (Settle(lock, key, posted)) {
     if (!sent.ok()) return sent;
     if (!failure_.ok()) return failure_;
     return absl::DeadlineExceededError(
@@ -189,6 +205,34 @@ absl::Status InProcessFabric::Exchange(int rank, int to,
   }
   if (!sent.ok()) return sent;
   return posted.status;
+}
+
+absl::Status InProcessFabric::Exchange(int rank, int to,
+                                       absl::Span<const uint8_t> send, int from,
+                                       absl::Span<uint8_t> recv, uint64_t tag,
+                                       Deadline deadline, bool* delivered) {
+  *delivered = false;
+  auto deliver = [&] {
+    absl::Status status = Deliver(rank, to, tag, send);
+    *delivered = status.ok();
+    return status;
+  };
+  if (from == -1) return to == -1 ? absl::OkStatus() : deliver();
+  if (to == -1) {
+    return Receive(rank, from, recv, tag, deadline,
+                   [] { return absl::OkStatus(); });
+  }
+  // Buffers that overlap (an exchange in place) are read before anything
+  // may land in them: the send goes out before the receive is posted.
+  const bool overlap = !send.empty() && !recv.empty() &&
+                       send.data() < recv.data() + recv.size() &&
+                       recv.data() < send.data() + send.size();
+  if (overlap) {
+    if (absl::Status status = deliver(); !status.ok()) return status;
+    return Receive(rank, from, recv, tag, deadline,
+                   [] { return absl::OkStatus(); });
+  }
+  return Receive(rank, from, recv, tag, deadline, deliver);
 }
 
 }  // namespace pjrtx::collectives

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "runtime/collectives/transport.h"
@@ -38,20 +39,22 @@ class InProcessFabric : public std::enable_shared_from_this<InProcessFabric> {
   void Fail(absl::Status status);
 
   // For endpoints: one rank's exchange (Transport::SendRecv, `to` or
-  // `from` -1 for none). The receive is posted before the send goes out,
-  // so a peer that sends to a rank already waiting copies straight into
-  // its buffer; a message for a rank that is not waiting yet is left in
-  // its mailbox (a copy), so simultaneous exchanges never deadlock.
+  // `from` -1 for none). The receive is posted before the send goes out
+  // (unless the two buffers overlap), so a peer that sends to a rank
+  // already waiting copies straight into its buffer; a message for a rank
+  // that is not waiting yet is left in its mailbox (a copy), so
+  // simultaneous exchanges never deadlock. `delivered` tells whether the
+  // send went out, whatever became of the receive.
   absl::Status Exchange(int rank, int to, absl::Span<const uint8_t> send,
                         int from, absl::Span<uint8_t> recv, uint64_t tag,
-                        Deadline deadline);
+                        Deadline deadline, bool* delivered);
 
  private:
   using MailboxKey = std::tuple<int, int, uint64_t>;
 
   // A receive waiting for its message, on the receiving thread's stack.
   struct PostedReceive {
-    enum class State { kWaiting, kClaimed, kFilled };
+    enum class State { kWaiting, kClaimed, kFilled, kWithdrawn };
     absl::Span<uint8_t> data;
     State state = State::kWaiting;   // Guarded by the fabric's mutex_.
     absl::Status status;             // Set with kFilled.
@@ -64,6 +67,15 @@ class InProcessFabric : public std::enable_shared_from_this<InProcessFabric> {
   // posted one (outside the lock) or into the mailbox.
   absl::Status Deliver(int from, int to, uint64_t tag,
                        absl::Span<const uint8_t> data);
+  // Receives into `recv`, running `meanwhile` (the send) once the receive
+  // is posted, or taken from the mailbox.
+  absl::Status Receive(int rank, int from, absl::Span<uint8_t> recv,
+                       uint64_t tag, Deadline deadline,
+                       absl::FunctionRef<absl::Status()> meanwhile);
+  // Waits out a sender copying into `posted`, then withdraws it if it is
+  // still waiting (returns true). Requires `lock` on mutex_.
+  bool Settle(std::unique_lock<std::mutex>& lock, const MailboxKey& key,
+              PostedReceive& posted);
 
   const int size_;
   std::mutex mutex_;

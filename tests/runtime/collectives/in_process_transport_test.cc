@@ -214,5 +214,51 @@ TEST(InProcessTransportTest, ReceiveThatTimedOutLeavesLaterMessagesToOthers) {
   EXPECT_EQ(fresh, (std::vector<uint8_t>{4, 3, 2, 1}));
 }
 
+TEST(InProcessTransportTest, ExchangeInPlaceSwapsBuffers) {
+  // Each rank sends from and receives into one buffer: its contents must
+  // be read out before the peer's message may land in it.
+  for (int round = 0; round < 50; ++round) {
+    auto fabric = InProcessFabric::Create(2);
+    std::vector<std::vector<uint8_t>> buffers = {std::vector<uint8_t>(64, 1),
+                                                 std::vector<uint8_t>(64, 2)};
+    std::vector<absl::Status> statuses(2);
+    RunRanks(2, [&](int rank) {
+      auto endpoint = fabric->Endpoint(rank);
+      statuses[rank] = endpoint->SendRecv(1 - rank, buffers[rank], 1 - rank,
+                                          absl::MakeSpan(buffers[rank]), 0,
+                                          DeadlineAfter(2s));
+    });
+    for (int rank = 0; rank < 2; ++rank) {
+      ASSERT_TRUE(statuses[rank].ok()) << statuses[rank];
+      EXPECT_EQ(buffers[rank], std::vector<uint8_t>(64, 2 - rank)) << round;
+    }
+  }
+}
+
+TEST(InProcessTransportTest, SendToItselfInPlace) {
+  auto fabric = InProcessFabric::Create(1);
+  auto endpoint = fabric->Endpoint(0);
+  std::vector<uint8_t> buffer = {5, 6, 7};
+  ASSERT_TRUE(
+      endpoint
+          ->SendRecv(0, buffer, 0, absl::MakeSpan(buffer), 4, DeadlineAfter(1s))
+          .ok());
+  EXPECT_EQ(buffer, (std::vector<uint8_t>{5, 6, 7}));
+}
+
+TEST(InProcessTransportTest, SendThatWentOutCountsWhenTheReceiveFails) {
+  auto fabric = InProcessFabric::Create(2);
+  auto a = fabric->Endpoint(0);
+  std::vector<uint8_t> payload(10);
+  std::vector<uint8_t> recv(10);
+  EXPECT_EQ(
+      a->SendRecv(1, payload, 1, absl::MakeSpan(recv), 0, DeadlineAfter(20ms))
+          .code(),
+      absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(a->counters().bytes_sent, 10);
+  EXPECT_EQ(a->counters().messages_sent, 1);
+  EXPECT_EQ(a->counters().bytes_received, 0);
+}
+
 }  // namespace
 }  // namespace pjrtx::collectives
