@@ -94,8 +94,10 @@ class Transport {
   // Sends `send` to rank `to` and receives exactly `recv.size()` bytes from
   // rank `from`, both with `tag`, and returns when both are done (`send`
   // may then be reused, `recv` is filled). Deadlock-free when every rank of
-  // a ring or butterfly calls it at once, whatever the message sizes. A
-  // peer of -1 skips that side. Errors: DEADLINE_EXCEEDED at `deadline`;
+  // a ring or butterfly calls it at once, whatever the message sizes.
+  // `send` and `recv` must not overlap: a transport may start receiving
+  // before it has read all of `send` (the in-process fabric alone accepts
+  // it). A peer of -1 skips that side. Errors: DEADLINE_EXCEEDED at `deadline`;
   // UNAVAILABLE when the peer is gone; INVALID_ARGUMENT when the message
   // that arrives is not `recv.size()` bytes (naming both sizes) or a peer
   // is out of range.
