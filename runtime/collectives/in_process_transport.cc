@@ -217,22 +217,19 @@ absl::Status InProcessFabric::Exchange(int rank, int to,
     *delivered = status.ok();
     return status;
   };
+  auto nothing = [] { return absl::OkStatus(); };
   if (from == -1) return to == -1 ? absl::OkStatus() : deliver();
-  if (to == -1) {
-    return Receive(rank, from, recv, tag, deadline,
-                   [] { return absl::OkStatus(); });
-  }
   // Buffers that overlap (an exchange in place) are read before anything
   // may land in them: the send goes out before the receive is posted.
-  const bool overlap = !send.empty() && !recv.empty() &&
-                       send.data() < recv.data() + recv.size() &&
-                       recv.data() < send.data() + send.size();
-  if (overlap) {
+  const bool send_first = to != -1 && !send.empty() && !recv.empty() &&
+                          send.data() < recv.data() + recv.size() &&
+                          recv.data() < send.data() + send.size();
+  if (send_first) {
     if (absl::Status status = deliver(); !status.ok()) return status;
-    return Receive(rank, from, recv, tag, deadline,
-                   [] { return absl::OkStatus(); });
   }
-  return Receive(rank, from, recv, tag, deadline, deliver);
+  const bool send_meanwhile = to != -1 && !send_first;
+  return send_meanwhile ? Receive(rank, from, recv, tag, deadline, deliver)
+                        : Receive(rank, from, recv, tag, deadline, nothing);
 }
 
 }  // namespace pjrtx::collectives
