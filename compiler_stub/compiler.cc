@@ -1,10 +1,34 @@
 #include "compiler_stub/compiler.h"
 
 #include "absl/strings/str_cat.h"
-#include "compiler_stub/ir/fusion.h"
 #include "compiler_stub/mlir/parser.h"
+#include "compiler_stub/passes/complex_expansion.h"
+#include "compiler_stub/passes/fusion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::compiler {
+namespace {
+
+// Lowers `module`, its complex values first expanded into pairs of real
+// ones (the IR has no complex types); the entry's complex arguments and
+// results are recorded on the program.
+absl::StatusOr<ir::Program> Lower(const mlir::Module& module,
+                                  const ir::LowerOptions& options) {
+  if (!ir::MentionsComplex(module)) return ir::LowerModule(module, options);
+  mlir::Module expanded = module;
+  ir::ComplexSignatures signatures;
+  PJRTX_RETURN_IF_ERROR(ir::ExpandComplex(expanded, &signatures));
+  PJRTX_ASSIGN_OR_RETURN(ir::Program program,
+                         ir::LowerModule(expanded, options));
+  PJRTX_ASSIGN_OR_RETURN(const mlir::Function* entry,
+                         ir::FindEntryFunction(expanded, options.entry));
+  const ir::ComplexSignature& signature = signatures[entry->name];
+  program.complex_parameters = signature.arguments;
+  program.complex_results = signature.results;
+  return program;
+}
+
+}  // namespace
 
 absl::StatusOr<ir::Program> Compile(std::string_view text,
                                     const CompileOptions& options) {
@@ -14,15 +38,13 @@ absl::StatusOr<ir::Program> Compile(std::string_view text,
                      ") and num_partitions (", options.num_partitions,
                      ") must be >= 0 (0 keeps the module's own count)"));
   }
-  absl::StatusOr<mlir::Module> module = mlir::ParseModule(text);
-  if (!module.ok()) return module.status();
-  absl::StatusOr<ir::Program> program = ir::LowerModule(*module, options);
-  if (!program.ok()) return program;
-  if (options.num_replicas > 0) program->num_replicas = options.num_replicas;
+  PJRTX_ASSIGN_OR_RETURN(mlir::Module module, mlir::ParseModule(text));
+  PJRTX_ASSIGN_OR_RETURN(ir::Program program, Lower(module, options));
+  if (options.num_replicas > 0) program.num_replicas = options.num_replicas;
   if (options.num_partitions > 0) {
-    program->num_partitions = options.num_partitions;
+    program.num_partitions = options.num_partitions;
   }
-  if (options.fusion) ir::FuseElementwise(*program);
+  if (options.fusion) ir::FuseElementwise(program);
   return program;
 }
 

@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ir/attribute_reader.h"
-#include "compiler_stub/ir/complex_expansion.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
 
@@ -390,20 +389,7 @@ absl::StatusOr<const mlir::Function*> FindEntryFunction(
 
 absl::StatusOr<Program> LowerModule(const mlir::Module& module,
                                     const LowerOptions& options) {
-  if (!MentionsComplex(module)) return Lowerer(module, options).Run();
-  mlir::Module expanded = module;
-  ComplexSignatures signatures;
-  absl::Status status = ExpandComplex(expanded, &signatures);
-  if (!status.ok()) return status;
-  absl::StatusOr<Program> program = Lowerer(expanded, options).Run();
-  if (!program.ok()) return program;
-  absl::StatusOr<const mlir::Function*> entry =
-      FindEntryFunction(expanded, options.entry);
-  if (!entry.ok()) return entry.status();
-  const ComplexSignature& signature = signatures[(*entry)->name];
-  program->complex_parameters = signature.arguments;
-  program->complex_results = signature.results;
-  return program;
+  return Lowerer(module, options).Run();
 }
 
 }  // namespace pjrtx::ir

@@ -31,6 +31,8 @@ struct LowerOptions {
 absl::StatusOr<const mlir::Function*> FindEntryFunction(
     const mlir::Module& module, const std::string& requested);
 
+// Lowers a module without complex types (passes/complex_expansion.h
+// expands them first; compiler.h's Compile runs the whole pipeline).
 // Errors: INVALID_ARGUMENT "L:C: ..." for an ill-formed or ill-typed
 // program (naming the op, the value and what was expected);
 // UNIMPLEMENTED "L:C: ..." naming an op or element type this compiler does

@@ -12,7 +12,7 @@
 #include "compiler_stub/mlir/custom_op_helpers.h"
 #include "compiler_stub/mlir/custom_ops.h"
 #include "compiler_stub/mlir/parser_impl.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::mlir {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/mlir/custom_op_helpers.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::mlir {
 namespace {

@@ -9,7 +9,7 @@
 #include "compiler_stub/mlir/custom_op_helpers.h"
 #include "compiler_stub/mlir/custom_ops.h"
 #include "compiler_stub/mlir/stablehlo_attribute_syntax.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::mlir {
 namespace {

@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "compiler_stub/ir/fusion.h"
+#include "compiler_stub/passes/fusion.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/kernel_writer.h"
 #include "compiler_stub/ptx/ptx_builder.h"

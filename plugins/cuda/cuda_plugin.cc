@@ -1,12 +1,12 @@
 // libpjrt_cuda.so: NVIDIA GPUs through the CUDA Driver API, loaded at run
-// time (cuda_driver.h). Where no GPU can be used, the plugin still loads,
-// reports zero devices and says precisely why (pjrtx.unavailable_reason).
-// Collectives run on NCCL, also loaded at run time (nccl_library.h); where
-// it is missing the plugin has none, and `cuda.nccl` says why. Plain
-// matmuls run on cuBLASLt, loaded at run time too (cublaslt_library.h);
-// where it is missing they run as PTX kernels, and `cuda.cublaslt` says
-// why. A job of several processes (options num_processes and
-// process_index) lists every process's GPUs; processes of one machine
+// time (driver_api/cuda_api.h). Where no GPU can be used, the plugin still
+// loads, reports zero devices and says precisely why
+// (pjrtx.unavailable_reason). Collectives run on NCCL, also loaded at run time
+// (nccl_library.h); where it is missing the plugin has none, and `cuda.nccl`
+// says why. Plain matmuls run on cuBLASLt, loaded at run time too
+// (cublaslt_library.h); where it is missing they run as PTX kernels, and
+// `cuda.cublaslt` says why. A job of several processes (options num_processes
+// and process_index) lists every process's GPUs; processes of one machine
 // (option host_name) form a slice. Communicators within a slice run on
 // NCCL, across its processes too (the unique id passed through the
 // key-value store); communicators spanning slices combine NCCL within each
@@ -24,16 +24,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/driver_api/cuda_api.h"
 #if PJRTX_CUDA_WITH_CUBLASLT
-#include "plugins/cuda/cublaslt_library.h"
+#include "plugins/cuda/programs/cublaslt_library.h"
 #endif
-#include "plugins/cuda/gpu_driver.h"
-#include "plugins/cuda/no_device_driver.h"
+#include "plugins/cuda/device/gpu_driver.h"
+#include "plugins/cuda/device/no_device_driver.h"
 #if PJRTX_CUDA_WITH_NCCL
-#include "plugins/cuda/nccl_communicator.h"
-#include "plugins/cuda/nccl_library.h"
-#include "plugins/cuda/sliced_communicator.h"
+#include "plugins/cuda/collectives/nccl_communicator.h"
+#include "plugins/cuda/collectives/nccl_library.h"
+#include "plugins/cuda/collectives/sliced_communicator.h"
 #endif
 #include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/host_communicator.h"
@@ -42,7 +42,7 @@
 #endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace cuda_plugin {
 namespace {

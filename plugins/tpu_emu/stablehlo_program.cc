@@ -9,10 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/compiler.h"
-#include "plugins/common/launch_collectives.h"
-#include "plugins/common/program_signature.h"
 #include "runtime/cpu/interpreter.h"
+#include "runtime/cpu/launch_collectives.h"
 #include "runtime/cpu/program_cache.h"
+#include "runtime/cpu/program_signature.h"
 
 namespace tpu_emu {
 namespace {
@@ -38,7 +38,7 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
     state->arguments.clear();
     for (size_t i = 0; i < arguments.size(); ++i) {
       state->arguments.push_back(
-          pjrtx::cpu::Value::Tensor(pjrtx::cpu::Literal::View(
+          pjrtx::cpu::TensorValue::Tensor(pjrtx::cpu::Literal::View(
               entry.parameter_types[i].shape,
               reinterpret_cast<void*>(arguments[i].value))));
     }
@@ -48,7 +48,7 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
           pjrtx::cpu::Literal::View(entry.result_types[i].shape,
                                     reinterpret_cast<void*>(outputs[i].value)));
     }
-    std::optional<pjrtx::LaunchCollectives> collectives;
+    std::optional<pjrtx::cpu::LaunchCollectives> collectives;
     if (context.launch != nullptr) collectives.emplace(context);
     state->interpreter.set_collectives(collectives ? &*collectives : nullptr);
     absl::Status status = state->interpreter.RunInto(
@@ -64,7 +64,7 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
              const pjrtx::cpu::InterpreterOptions& options)
         : interpreter(program, options) {}
     pjrtx::cpu::Interpreter interpreter;
-    std::vector<pjrtx::cpu::Value> arguments;
+    std::vector<pjrtx::cpu::TensorValue> arguments;
     std::vector<pjrtx::cpu::Literal> results;
   };
 
@@ -119,11 +119,13 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   const pjrtx::ir::Computation& entry = program->computations[program->entry];
   pjrtx::CompiledProgram compiled;
   compiled.name = entry.name;
-  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs = pjrtx::Signatures(
-      entry.parameter_types, program->complex_parameters, "argument");
+  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs =
+      pjrtx::cpu::Signatures(entry.parameter_types, program->complex_parameters,
+                             "argument");
   if (!inputs.ok()) return inputs.status();
   absl::StatusOr<std::vector<pjrtx::ArraySignature>> outputs =
-      pjrtx::Signatures(entry.result_types, program->complex_results, "result");
+      pjrtx::cpu::Signatures(entry.result_types, program->complex_results,
+                             "result");
   if (!outputs.ok()) return outputs.status();
   compiled.inputs = *std::move(inputs);
   compiled.outputs = *std::move(outputs);

@@ -51,14 +51,24 @@ pjrtx::TopologySpec TpuEmuDriver::Describe() {
   for (int64_t i = 0; i < num_local; ++i) {
     pjrtx::MemorySpec hbm;
     hbm.kind = "device";
-    hbm.kind_id = 0;
+    hbm.kind_code = pjrtx::MemoryKindCode::kDevice;
     hbm.bytes_limit = config_.hbm_bytes;
     hbm.host_addressable = true;
-    hbm.dlpack_device_type = 1;  // kDLCPU: emulated HBM is host memory.
+    // Emulated HBM is host memory.
+    hbm.dlpack_device_type = pjrtx::DlpackDeviceType::kCpu;
     topology.memories.push_back(hbm);
   }
-  pjrtx::MemorySpec pinned_host{"pinned_host", 1, {}, 0, true, 1, 0};
-  pjrtx::MemorySpec unpinned_host{"unpinned_host", 2, {}, 0, true, 1, 0};
+  // Host memories: plain host pointers, exchangeable as kDLCPU.
+  pjrtx::MemorySpec pinned_host{
+      "pinned_host", pjrtx::MemoryKindCode::kPinnedHost, {}, 0,
+      true,          pjrtx::DlpackDeviceType::kCpu,      0};
+  pjrtx::MemorySpec unpinned_host{"unpinned_host",
+                                  pjrtx::MemoryKindCode::kUnpinnedHost,
+                                  {},
+                                  0,
+                                  true,
+                                  pjrtx::DlpackDeviceType::kCpu,
+                                  0};
 
   for (int64_t s = 0; s < layout.num_slices; ++s) {
     for (int64_t chip = 0; chip < chips; ++chip) {

@@ -6,12 +6,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "compiler_stub/ir/complex_expansion.h"
 #include "compiler_stub/ir/float_formats.h"
 #include "compiler_stub/ir/lower.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
 #include "compiler_stub/mlir/parser.h"
+#include "compiler_stub/passes/complex_expansion.h"
 
 namespace pjrtx::cli {
 namespace {

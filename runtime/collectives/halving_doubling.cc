@@ -6,7 +6,7 @@
 
 #include "absl/types/span.h"
 #include "runtime/collectives/buffer_chunks.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 

@@ -3,7 +3,7 @@
 #include "runtime/collectives/buffer_chunks.h"
 #include "runtime/collectives/ring.h"
 #include "runtime/collectives/staged_ring.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 

@@ -24,8 +24,8 @@
 #include "runtime/collectives/ring.h"
 #include "runtime/collectives/staged_ring.h"
 #include "runtime/core/base/element_type.h"
-#include "runtime/core/base/status_macros.h"
 #include "runtime/core/base/trace_recorder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 

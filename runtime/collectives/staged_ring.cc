@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/collectives/buffer_chunks.h"
 #include "runtime/collectives/ring.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 namespace {

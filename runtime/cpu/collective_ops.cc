@@ -117,14 +117,14 @@ absl::StatusOr<PermuteLayout> LayOutPermute(const ir::CollectiveSpec& spec,
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
-    const ir::Instruction& instruction, absl::Span<const Value> operands,
+    const ir::Instruction& instruction, absl::Span<const TensorValue> operands,
     CollectiveContext& context, CollectiveSequence& sequence) {
   const ir::CollectiveSpec& spec = instruction.attributes.collective;
   const OpCode opcode = instruction.opcode;
   const char* kind = KindName(opcode);
   const int64_t self = context.process();
   std::vector<Literal> tensors;
-  for (const Value& v : operands) {
+  for (const TensorValue& v : operands) {
     if (v.kind == ir::ValueType::Kind::kTensor) tensors.push_back(v.tensor);
   }
 
@@ -208,7 +208,7 @@ absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
       instruction, std::move(tensors), std::move(group), *std::move(pending));
 }
 
-absl::StatusOr<std::vector<Value>> StartedCollective::Finish(
+absl::StatusOr<std::vector<TensorValue>> StartedCollective::Finish(
     int64_t process, const Combiner& combine) {
   const OpCode opcode = instruction_.opcode;
   const char* kind = KindName(opcode);
@@ -247,8 +247,9 @@ absl::StatusOr<std::vector<Value>> StartedCollective::Finish(
     }
   }
   auto tensor_results = [](std::vector<Literal> literals) {
-    std::vector<Value> values;
-    for (Literal& l : literals) values.push_back(Value::Tensor(std::move(l)));
+    std::vector<TensorValue> values;
+    for (Literal& l : literals)
+      values.push_back(TensorValue::Tensor(std::move(l)));
     return values;
   };
   auto reduce = [&](size_t k) -> absl::StatusOr<Literal> {
@@ -372,13 +373,14 @@ absl::StatusOr<std::vector<Value>> StartedCollective::Finish(
       return tensor_results({OwnedCopy(Unpack(payloads[0], shapes)[0])});
     }
     case OpCode::kSend:
-      return std::vector<Value>{Value{ir::ValueType::Kind::kToken, {}, {}}};
+      return std::vector<TensorValue>{
+          TensorValue{ir::ValueType::Kind::kToken, {}, {}}};
     case OpCode::kRecv: {
-      std::vector<Value> values;
+      std::vector<TensorValue> values;
       for (const Literal& view : Unpack(payloads[0], shapes)) {
-        values.push_back(Value::Tensor(OwnedCopy(view)));
+        values.push_back(TensorValue::Tensor(OwnedCopy(view)));
       }
-      values.push_back(Value{ir::ValueType::Kind::kToken, {}, {}});
+      values.push_back(TensorValue{ir::ValueType::Kind::kToken, {}, {}});
       return values;
     }
     default:

@@ -41,8 +41,8 @@ class StartedCollective {
 
   // Waits for the exchange and returns the instruction's results.
   // `combine` is used by the reducing collectives.
-  absl::StatusOr<std::vector<Value>> Finish(int64_t process,
-                                            const Combiner& combine);
+  absl::StatusOr<std::vector<TensorValue>> Finish(int64_t process,
+                                                  const Combiner& combine);
 
  private:
   const ir::Instruction& instruction_;
@@ -56,7 +56,7 @@ class StartedCollective {
 // Starts collective instruction `instruction` (one of ir::IsExchangeOp) on
 // its `operands`.
 absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
-    const ir::Instruction& instruction, absl::Span<const Value> operands,
+    const ir::Instruction& instruction, absl::Span<const TensorValue> operands,
     CollectiveContext& context, CollectiveSequence& sequence);
 
 }  // namespace pjrtx::cpu

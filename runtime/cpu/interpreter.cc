@@ -20,7 +20,7 @@ using ir::OpCode;
 // Deep enough for real programs, shallow enough to fail before the stack.
 constexpr int kMaxCallDepth = 256;
 
-std::vector<Literal> Tensors(const std::vector<Value>& values,
+std::vector<Literal> Tensors(const std::vector<TensorValue>& values,
                              absl::Span<const int> ids) {
   std::vector<Literal> tensors;
   tensors.reserve(ids.size());
@@ -28,9 +28,9 @@ std::vector<Literal> Tensors(const std::vector<Value>& values,
   return tensors;
 }
 
-std::vector<Value> Values(const std::vector<Value>& env,
-                          absl::Span<const int> ids) {
-  std::vector<Value> values;
+std::vector<TensorValue> Values(const std::vector<TensorValue>& env,
+                                absl::Span<const int> ids) {
+  std::vector<TensorValue> values;
   values.reserve(ids.size());
   for (int id : ids) values.push_back(env[id]);
   return values;
@@ -61,8 +61,8 @@ int64_t ScalarIndex(const Literal& literal) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<Value>> Interpreter::Run(
-    std::vector<Value> arguments, std::vector<Literal> result_memory) {
+absl::StatusOr<std::vector<TensorValue>> Interpreter::Run(
+    std::vector<TensorValue> arguments, std::vector<Literal> result_memory) {
   const ir::Computation& entry = program_.computations[program_.entry];
   if (arguments.size() != entry.parameters.size()) {
     return absl::InvalidArgumentError(
@@ -79,7 +79,7 @@ absl::StatusOr<std::vector<Value>> Interpreter::Run(
   return Call(program_.entry, arguments, {});
 }
 
-absl::Status Interpreter::RunInto(absl::Span<const Value> arguments,
+absl::Status Interpreter::RunInto(absl::Span<const TensorValue> arguments,
                                   absl::Span<Literal> results) {
   const ir::Computation& entry = program_.computations[program_.entry];
   if (arguments.size() != entry.parameters.size() ||
@@ -119,7 +119,7 @@ absl::Status Interpreter::RunInto(absl::Span<const Value> arguments,
 }
 
 const Literal* Interpreter::BoundMemory(
-    int value, const std::vector<Value>& environment) const {
+    int value, const std::vector<TensorValue>& environment) const {
   if (depth_ != 1) return nullptr;
   const Literal* memory = nullptr;
   for (const auto& [id, literal] : bound_) {
@@ -136,26 +136,26 @@ const Literal* Interpreter::BoundMemory(
   return memory;
 }
 
-absl::StatusOr<std::vector<Value>> Interpreter::CallRegion(
-    int computation, absl::Span<const Value> arguments,
-    const std::vector<Value>& environment) {
+absl::StatusOr<std::vector<TensorValue>> Interpreter::CallRegion(
+    int computation, absl::Span<const TensorValue> arguments,
+    const std::vector<TensorValue>& environment) {
   const ir::Computation& c = program_.computations[computation];
-  std::vector<Value> captures;
+  std::vector<TensorValue> captures;
   captures.reserve(c.captures.size());
   for (int id : c.captures) captures.push_back(environment[id]);
   return Call(computation, arguments, captures);
 }
 
-absl::StatusOr<std::vector<Value>> Interpreter::Call(
-    int computation, absl::Span<const Value> arguments,
-    absl::Span<const Value> captures) {
+absl::StatusOr<std::vector<TensorValue>> Interpreter::Call(
+    int computation, absl::Span<const TensorValue> arguments,
+    absl::Span<const TensorValue> captures) {
   const ir::Computation& c = program_.computations[computation];
   if (++depth_ > kMaxCallDepth) {
     --depth_;
     return absl::ResourceExhaustedError(absl::StrCat(
         "calls nested deeper than ", kMaxCallDepth, " in @", c.name));
   }
-  std::vector<Value> environment(c.num_values);
+  std::vector<TensorValue> environment(c.num_values);
   for (size_t i = 0; i < c.parameters.size(); ++i) {
     environment[c.parameters[i]] = arguments[i];
   }
@@ -167,7 +167,7 @@ absl::StatusOr<std::vector<Value>> Interpreter::Call(
     --depth_;
     return status;
   }
-  std::vector<Value> results;
+  std::vector<TensorValue> results;
   results.reserve(c.results.size());
   for (int id : c.results) results.push_back(environment[id]);
   --depth_;
@@ -175,23 +175,23 @@ absl::StatusOr<std::vector<Value>> Interpreter::Call(
 }
 
 RegionFn Interpreter::RegionFunction(int computation,
-                                     const std::vector<Value>& env) {
+                                     const std::vector<TensorValue>& env) {
   return [this, computation, &env](absl::Span<const Literal> args)
              -> absl::StatusOr<std::vector<Literal>> {
-    std::vector<Value> values;
+    std::vector<TensorValue> values;
     values.reserve(args.size());
-    for (const Literal& l : args) values.push_back(Value::Tensor(l));
-    absl::StatusOr<std::vector<Value>> out =
+    for (const Literal& l : args) values.push_back(TensorValue::Tensor(l));
+    absl::StatusOr<std::vector<TensorValue>> out =
         CallRegion(computation, values, env);
     if (!out.ok()) return out.status();
     std::vector<Literal> literals;
-    for (Value& v : *out) literals.push_back(std::move(v.tensor));
+    for (TensorValue& v : *out) literals.push_back(std::move(v.tensor));
     return literals;
   };
 }
 
 absl::Status Interpreter::RunInstructions(const ir::Computation& c,
-                                          std::vector<Value>& env) {
+                                          std::vector<TensorValue>& env) {
   if (collectives_ == nullptr || !program_.has_collectives) {
     for (const Instruction& instruction : c.instructions) {
       absl::Status status = Execute(instruction, env);
@@ -239,7 +239,7 @@ absl::Status Interpreter::RunInstructions(const ir::Computation& c,
 
 absl::Status Interpreter::FinishCollective(const Instruction& inst,
                                            StartedCollective& started,
-                                           std::vector<Value>& env) {
+                                           std::vector<TensorValue>& env) {
   Combiner combine;
   if (!inst.regions.empty()) {
     const ir::Computation& body = program_.computations[inst.regions[0]];
@@ -258,7 +258,7 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
       };
     }
   }
-  absl::StatusOr<std::vector<Value>> results =
+  absl::StatusOr<std::vector<TensorValue>> results =
       started.Finish(collectives_->process(), combine);
   if (!results.ok()) {
     return absl::Status(results.status().code(),
@@ -272,7 +272,7 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
 }
 
 absl::Status Interpreter::Execute(const Instruction& inst,
-                                  std::vector<Value>& env) {
+                                  std::vector<TensorValue>& env) {
   const ir::OpAttributes& a = inst.attributes;
   auto operand = [&](size_t i) -> const Literal& {
     return env[inst.operands[i]].tensor;
@@ -281,7 +281,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     return inst.result_types[i].shape;
   };
   auto set = [&](size_t i, Literal literal) {
-    env[inst.results[i]] = Value::Tensor(std::move(literal));
+    env[inst.results[i]] = TensorValue::Tensor(std::move(literal));
   };
   auto set_all = [&](std::vector<Literal> literals) {
     for (size_t i = 0; i < literals.size(); ++i) set(i, std::move(literals[i]));
@@ -484,14 +484,14 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return absl::OkStatus();
     }
     case OpCode::kWhile: {
-      std::vector<Value> state;
+      std::vector<TensorValue> state;
       for (int id : inst.operands) state.push_back(env[id]);
       while (true) {
-        absl::StatusOr<std::vector<Value>> cond =
+        absl::StatusOr<std::vector<TensorValue>> cond =
             CallRegion(inst.regions[0], state, env);
         if (!cond.ok()) return cond.status();
         if ((*cond)[0].tensor.GetInt(0) == 0) break;
-        absl::StatusOr<std::vector<Value>> next =
+        absl::StatusOr<std::vector<TensorValue>> next =
             CallRegion(inst.regions[1], state, env);
         if (!next.ok()) return next.status();
         state = *std::move(next);
@@ -512,7 +512,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
         const int64_t n = static_cast<int64_t>(inst.regions.size());
         if (branch < 0 || branch >= n) branch = n - 1;
       }
-      absl::StatusOr<std::vector<Value>> out =
+      absl::StatusOr<std::vector<TensorValue>> out =
           CallRegion(inst.regions[branch], {}, env);
       if (!out.ok()) return out.status();
       for (size_t i = 0; i < out->size(); ++i) {
@@ -521,9 +521,9 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return absl::OkStatus();
     }
     case OpCode::kCall: {
-      std::vector<Value> args;
+      std::vector<TensorValue> args;
       for (int id : inst.operands) args.push_back(env[id]);
-      absl::StatusOr<std::vector<Value>> out = Call(a.callee, args, {});
+      absl::StatusOr<std::vector<TensorValue>> out = Call(a.callee, args, {});
       if (!out.ok()) return out.status();
       for (size_t i = 0; i < out->size(); ++i) {
         env[inst.results[i]] = std::move((*out)[i]);
@@ -531,7 +531,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return absl::OkStatus();
     }
     case OpCode::kTuple: {
-      Value tuple{ir::ValueType::Kind::kTuple, {}, {}};
+      TensorValue tuple{ir::ValueType::Kind::kTuple, {}, {}};
       for (int id : inst.operands) tuple.elements.push_back(env[id]);
       env[inst.results[0]] = std::move(tuple);
       return absl::OkStatus();
@@ -551,7 +551,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       return absl::OkStatus();
     }
     case OpCode::kAfterAll:
-      env[inst.results[0]] = Value{ir::ValueType::Kind::kToken, {}, {}};
+      env[inst.results[0]] = TensorValue{ir::ValueType::Kind::kToken, {}, {}};
       return absl::OkStatus();
     case OpCode::kReplicaId:
     case OpCode::kPartitionId: {
@@ -597,7 +597,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
       absl::Status status = RunFusedElementwise(a.fused, inputs, outputs);
       if (!status.ok()) return status;
       for (size_t i = 0; i < inst.results.size(); ++i) {
-        env[inst.results[i]] = Value::Tensor(
+        env[inst.results[i]] = TensorValue::Tensor(
             outputs[i] == &fresh[i] ? std::move(fresh[i]) : *outputs[i]);
       }
       return absl::OkStatus();

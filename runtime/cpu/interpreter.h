@@ -18,13 +18,13 @@ namespace pjrtx::cpu {
 class StartedCollective;
 
 // A runtime value: a tensor, a tuple of values, or a token.
-struct Value {
+struct TensorValue {
   ir::ValueType::Kind kind = ir::ValueType::Kind::kTensor;
   Literal tensor;
-  std::vector<Value> elements;
+  std::vector<TensorValue> elements;
 
-  static Value Tensor(Literal literal) {
-    return Value{ir::ValueType::Kind::kTensor, std::move(literal), {}};
+  static TensorValue Tensor(Literal literal) {
+    return TensorValue{ir::ValueType::Kind::kTensor, std::move(literal), {}};
   }
 };
 
@@ -51,15 +51,16 @@ class Interpreter {
   // holds one view per entry result (of its shape): ops that produce a
   // result write it there directly, saving a copy; a result computed
   // elsewhere is returned as usual and the caller copies it.
-  absl::StatusOr<std::vector<Value>> Run(
-      std::vector<Value> arguments, std::vector<Literal> result_memory = {});
+  absl::StatusOr<std::vector<TensorValue>> Run(
+      std::vector<TensorValue> arguments,
+      std::vector<Literal> result_memory = {});
 
   // Runs the entry computation and leaves each result in `results[i]` (a
   // view of caller memory of the result's shape): computed there in place
   // where the op allows, copied there otherwise. Keeps its working storage
   // from run to run, so a program of in-place ops on rank-0 values
   // allocates nothing in steady state (the dispatch hot path).
-  absl::Status RunInto(absl::Span<const Value> arguments,
+  absl::Status RunInto(absl::Span<const TensorValue> arguments,
                        absl::Span<Literal> results);
 
   // The launch the next runs belong to, for programs with collectives
@@ -70,24 +71,24 @@ class Interpreter {
   // Runs `c`'s instructions in `env`, overlapping collectives with the
   // instructions that do not need their results.
   absl::Status RunInstructions(const ir::Computation& c,
-                               std::vector<Value>& env);
+                               std::vector<TensorValue>& env);
   // Region `computation` as a function of scalars, reading captured values
   // from `env` (which must outlive it).
-  RegionFn RegionFunction(int computation, const std::vector<Value>& env);
+  RegionFn RegionFunction(int computation, const std::vector<TensorValue>& env);
   absl::Status FinishCollective(const ir::Instruction& inst,
                                 StartedCollective& started,
-                                std::vector<Value>& env);
+                                std::vector<TensorValue>& env);
 
-  absl::StatusOr<std::vector<Value>> Call(int computation,
-                                          absl::Span<const Value> arguments,
-                                          absl::Span<const Value> captures);
+  absl::StatusOr<std::vector<TensorValue>> Call(
+      int computation, absl::Span<const TensorValue> arguments,
+      absl::Span<const TensorValue> captures);
   // Calls region `computation` from an instruction of a computation whose
   // values are `environment` (which supplies the region's captures).
-  absl::StatusOr<std::vector<Value>> CallRegion(
-      int computation, absl::Span<const Value> arguments,
-      const std::vector<Value>& environment);
+  absl::StatusOr<std::vector<TensorValue>> CallRegion(
+      int computation, absl::Span<const TensorValue> arguments,
+      const std::vector<TensorValue>& environment);
   absl::Status Execute(const ir::Instruction& instruction,
-                       std::vector<Value>& environment);
+                       std::vector<TensorValue>& environment);
 
   const ir::Program& program_;
   const InterpreterOptions options_;
@@ -98,13 +99,13 @@ class Interpreter {
   // shares the memory (a donated input that a later op still reads must
   // not be overwritten early).
   const Literal* BoundMemory(int value,
-                             const std::vector<Value>& environment) const;
+                             const std::vector<TensorValue>& environment) const;
 
   // Entry values bound to caller memory (see Run): (value id, memory).
   // A vector, cleared between runs, so its storage is reused.
   std::vector<std::pair<int, Literal>> bound_;
   // The entry computation's values during RunInto, reused likewise.
-  std::vector<Value> entry_environment_;
+  std::vector<TensorValue> entry_environment_;
   CollectiveContext* collectives_ = nullptr;
   CollectiveSequence sequence_;
 };

@@ -9,11 +9,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "runtime/core/base/status_macros.h"
 #include "runtime/cpu/index_util.h"
 #include "runtime/cpu/kernels.h"
 #include "runtime/cpu/literal.h"
 #include "runtime/cpu/region_util.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {

@@ -64,9 +64,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "plugins/cuda/cuda_driver.h"
+#include "plugins/cuda/driver_api/cuda_api.h"
 #if PJRTX_CUDA_BENCH_WITH_CUBLASLT
-#include "plugins/cuda/cublaslt_library.h"
+#include "plugins/cuda/programs/cublaslt_library.h"
 #endif
 #include "runtime/client/client.h"
 #include "runtime/client/executable.h"

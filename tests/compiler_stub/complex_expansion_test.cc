@@ -5,7 +5,7 @@
 // corpus case skips) while ill-formed uses are INVALID_ARGUMENT, each
 // naming the op. Values are checked by tests/corpus/complex_ops.mlir on
 // every plugin.
-#include "compiler_stub/ir/complex_expansion.h"
+#include "compiler_stub/passes/complex_expansion.h"
 
 #include <string>
 #include <vector>

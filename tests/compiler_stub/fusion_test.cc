@@ -1,7 +1,7 @@
 // ir::FuseElementwise on compiled programs: which instructions a fused
 // instruction replaces, what it reads and returns, and that the interpreter
 // computes the same bits with and without fusion.
-#include "compiler_stub/ir/fusion.h"
+#include "compiler_stub/passes/fusion.h"
 
 #include <algorithm>
 #include <cmath>
@@ -550,9 +550,10 @@ TEST(FuseReduceTest, WithoutFusionTheReduceStays) {
 // Deterministic arguments for every parameter of the entry computation,
 // with the float values that trip up careless rewrites (NaN, signed zeros,
 // infinities) mixed in.
-std::vector<cpu::Value> Arguments(const ir::Program& program, uint32_t seed) {
+std::vector<cpu::TensorValue> Arguments(const ir::Program& program,
+                                        uint32_t seed) {
   std::mt19937 rng(seed);
-  std::vector<cpu::Value> arguments;
+  std::vector<cpu::TensorValue> arguments;
   for (const ir::ValueType& type : Entry(program).parameter_types) {
     cpu::Literal literal(type.shape);
     for (int64_t i = 0; i < literal.num_elements(); ++i) {
@@ -581,7 +582,7 @@ std::vector<cpu::Value> Arguments(const ir::Program& program, uint32_t seed) {
                        std::uniform_int_distribution<int64_t>(-300, 300)(rng));
       }
     }
-    arguments.push_back(cpu::Value::Tensor(std::move(literal)));
+    arguments.push_back(cpu::TensorValue::Tensor(std::move(literal)));
   }
   return arguments;
 }
@@ -770,10 +771,10 @@ TEST_P(FusionEquivalenceTest, FusedAndUnfusedGiveTheSameBits) {
   for (uint32_t seed : {1u, 2u, 3u}) {
     cpu::Interpreter fused_interpreter(*fused);
     cpu::Interpreter unfused_interpreter(*unfused);
-    absl::StatusOr<std::vector<cpu::Value>> want =
+    absl::StatusOr<std::vector<cpu::TensorValue>> want =
         unfused_interpreter.Run(Arguments(*unfused, seed));
     ASSERT_TRUE(want.ok()) << want.status();
-    absl::StatusOr<std::vector<cpu::Value>> got =
+    absl::StatusOr<std::vector<cpu::TensorValue>> got =
         fused_interpreter.Run(Arguments(*fused, seed));
     ASSERT_TRUE(got.ok()) << got.status();
     ASSERT_EQ(got->size(), want->size());

@@ -131,7 +131,8 @@ TEST(MutatedProgramsTest, CompileOrFailWithPositionAndRunSafely) {
         continue;  // Needs arguments, or might loop without end.
       }
       cpu::Interpreter interpreter(*program);
-      absl::StatusOr<std::vector<cpu::Value>> results = interpreter.Run({});
+      absl::StatusOr<std::vector<cpu::TensorValue>> results =
+          interpreter.Run({});
       ++ran;
       // Runtime errors are allowed (e.g. recursion limits); crashes are not.
       (void)results;

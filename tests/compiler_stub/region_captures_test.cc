@@ -63,8 +63,8 @@ TEST(RegionCapturesTest, NestedCapturesNameValuesOfTheEnclosingComputation) {
     cpu::Interpreter interpreter(*program);
     cpu::Literal n(ir::Shape{ir::ElementType::kS32, {}});
     n.SetInt(0, 6);
-    absl::StatusOr<std::vector<cpu::Value>> results =
-        interpreter.Run({cpu::Value::Tensor(n)});
+    absl::StatusOr<std::vector<cpu::TensorValue>> results =
+        interpreter.Run({cpu::TensorValue::Tensor(n)});
     ASSERT_TRUE(results.ok()) << results.status();
     ASSERT_EQ(results->size(), 1u);
     EXPECT_EQ((*results)[0].tensor.GetInt(0), 15);

@@ -155,15 +155,16 @@ TEST_F(ClientQueryTest, MemoriesHaveKindsAndDistinctIds) {
     ASSERT_NE(kind.kind, nullptr);
     const std::string name(kind.kind, kind.kind_size);
     EXPECT_FALSE(name.empty()) << "memory " << id;
-    // The numeric ids the header fixes for the standard kinds.
+    // The codes the header fixes for the standard kinds.
     if (name == "device") {
-      EXPECT_EQ(kind.kind_id, 0);
+      EXPECT_EQ(kind.kind_code, PJRTX_MemoryKind_Device);
     } else if (name == "pinned_host") {
-      EXPECT_EQ(kind.kind_id, 1);
+      EXPECT_EQ(kind.kind_code, PJRTX_MemoryKind_PinnedHost);
     } else if (name == "unpinned_host") {
-      EXPECT_EQ(kind.kind_id, 2);
+      EXPECT_EQ(kind.kind_code, PJRTX_MemoryKind_UnpinnedHost);
     } else {
-      EXPECT_GE(kind.kind_id, 100) << "plugin-specific kind " << name;
+      EXPECT_GE(kind.kind_code, PJRTX_MemoryKind_FirstPluginSpecific)
+          << "plugin-specific kind " << name;
     }
     auto text = PJRTX_CONFORMANCE_ARGS(PJRTX_Memory_String_Args);
     text.memory = memory;

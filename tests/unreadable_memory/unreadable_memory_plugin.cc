@@ -43,7 +43,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
     topology.platform_version = "unreadable 0.1.0";
     pjrtx::MemorySpec pinned;
     pinned.kind = "pinned_host";
-    pinned.kind_id = 1;
+    pinned.kind_code = pjrtx::MemoryKindCode::kPinnedHost;
     for (int i = 0; i < kNumDevices; ++i) {
       pjrtx::DeviceSpec device;
       device.global_id = i;

@@ -690,17 +690,26 @@ typedef struct {
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_Id_Args, id);
 typedef PJRTX_Error* PJRTX_Memory_Id(PJRTX_Memory_Id_Args* args);
 
-/* Memory kind: "device", "pinned_host" or "unpinned_host", and its numeric
- * id (0, 1, 2 respectively; a plugin-specific kind takes 100 or more). */
+/* The numeric codes of memory kinds (PJRTX_Memory_Kind_Args.kind_code). */
+typedef enum {
+  PJRTX_MemoryKind_Device = 0,
+  PJRTX_MemoryKind_PinnedHost = 1,
+  PJRTX_MemoryKind_UnpinnedHost = 2,
+  /* A plugin-specific kind takes this code or more. */
+  PJRTX_MemoryKind_FirstPluginSpecific = 100
+} PJRTX_MemoryKindCode;
+
+/* Memory kind: "device", "pinned_host" or "unpinned_host", and its code
+ * (a PJRTX_MemoryKindCode). */
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
   PJRTX_Memory* memory;
   const char* kind; /* out */
   size_t kind_size; /* out */
-  int kind_id;      /* out */
+  int kind_code;    /* out */
 } PJRTX_Memory_Kind_Args;
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_Kind_Args, kind_id);
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Memory_Kind_Args, kind_code);
 typedef PJRTX_Error* PJRTX_Memory_Kind(PJRTX_Memory_Kind_Args* args);
 
 typedef struct {

@@ -8,7 +8,7 @@
 #include "runtime/core/abi/api_support.h"
 #include "runtime/core/abi/callback_key_value_store.h"
 #include "runtime/core/abi/handles.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::abi {
 namespace {

@@ -166,7 +166,7 @@ PJRTX_Error* MemoryKind(PJRTX_Memory_Kind_Args* args) {
       args->memory->client->state->topology().memories[args->memory->index];
   args->kind = spec.kind.c_str();
   args->kind_size = spec.kind.size();
-  args->kind_id = spec.kind_id;
+  args->kind_code = static_cast<int>(spec.kind_code);
   return nullptr;
 }
 

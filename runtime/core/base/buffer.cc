@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/element_type.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {

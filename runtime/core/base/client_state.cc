@@ -52,7 +52,9 @@ absl::Status CheckTopology(const TopologySpec& topology) {
   return absl::OkStatus();
 }
 
-bool IsDeviceKind(const MemorySpec& memory) { return memory.kind_id == 0; }
+bool IsDeviceKind(const MemorySpec& memory) {
+  return memory.kind_code == MemoryKindCode::kDevice;
+}
 
 }  // namespace
 

@@ -8,7 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/element_type.h"
-#include "runtime/core/base/status_macros.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -86,7 +86,7 @@ struct ExportContext {
 
 absl::StatusOr<ExportedTensor> ExportToDLPack(const Buffer& buffer) {
   const MemorySpec& spec = buffer.client().topology().memories[buffer.memory()];
-  if (spec.dlpack_device_type == 0) {
+  if (spec.dlpack_device_type == DlpackDeviceType::kNone) {
     return absl::UnimplementedError(absl::StrCat(
         "Buffers in '", spec.kind,
         "' memory of this plugin cannot be exported through DLPack"));
@@ -141,14 +141,15 @@ absl::StatusOr<std::unique_ptr<Buffer>> ImportFromDLPack(
   }
   // Where the tensor lives is checked after what it is, so that a
   // malformed tensor is named as such whichever device it claims.
-  if (spec.dlpack_device_type == 0 ||
-      t.device.device_type != spec.dlpack_device_type ||
+  if (spec.dlpack_device_type == DlpackDeviceType::kNone ||
+      t.device.device_type != static_cast<int>(spec.dlpack_device_type) ||
       t.device.device_id != spec.dlpack_device_id) {
     return absl::InvalidArgumentError(absl::StrCat(
         "DLPack tensor on device (type ", t.device.device_type, ", id ",
         t.device.device_id, ") cannot be used in place by device ",
         client->device(device).global_id, ", whose memory is (type ",
-        spec.dlpack_device_type, ", id ", spec.dlpack_device_id, ")"));
+        static_cast<int>(spec.dlpack_device_type), ", id ",
+        spec.dlpack_device_id, ")"));
   }
   const size_t bytes = static_cast<size_t>(count) * (t.dtype.bits / 8);
   const uintptr_t address = reinterpret_cast<uintptr_t>(t.data) +

@@ -20,8 +20,8 @@ struct ExportedTensor {
 
 // Exports `buffer` in place. The tensor holds a reference to the memory, so
 // it outlives a Delete() of the buffer. UNIMPLEMENTED when the memory is not
-// exchangeable (MemorySpec::dlpack_device_type is 0) or the element type has
-// no DLPack 0.6 code.
+// exchangeable (MemorySpec::dlpack_device_type is kNone) or the element type
+// has no DLPack 0.6 code.
 absl::StatusOr<ExportedTensor> ExportToDLPack(const Buffer& buffer);
 
 // Wraps `tensor` (consumed on success: its deleter runs when the buffer's

@@ -27,10 +27,29 @@ struct DeviceAddress {
   uintptr_t value = 0;
 };
 
+// The numeric code of a memory kind (PJRTX_Memory_Kind_Args::kind_code):
+// the standard kinds have these; a plugin-specific kind takes
+// kFirstPluginSpecific or more.
+enum class MemoryKindCode : int {
+  kDevice = 0,
+  kPinnedHost = 1,
+  kUnpinnedHost = 2,
+  kFirstPluginSpecific = 100,
+};
+
+// Where DLPack consumers find a memory's addresses: the DLDeviceType values
+// of dlpack.h this runtime exchanges through (kNone: not exchangeable).
+enum class DlpackDeviceType : int {
+  kNone = 0,
+  kCpu = 1,       // kDLCPU
+  kCuda = 2,      // kDLCUDA
+  kCudaHost = 3,  // kDLCUDAHost (pinned host memory)
+};
+
 // A memory a driver exposes (PJRTX_Memory).
 struct MemorySpec {
   std::string kind;  // "device", "pinned_host", "unpinned_host", ...
-  int kind_id = 0;   // 0 device, 1 pinned_host, 2 unpinned_host.
+  MemoryKindCode kind_code = MemoryKindCode::kDevice;
   // Indices (into TopologySpec::devices) of the devices that address it.
   std::vector<int> devices;
   // Accounting limit in bytes; allocations past it are RESOURCE_EXHAUSTED.
@@ -39,10 +58,10 @@ struct MemorySpec {
   // True when addresses in this memory are plain host pointers, so the core
   // may alias a zero-copy host buffer instead of copying it.
   bool host_addressable = false;
-  // The DLDeviceType (1 kDLCPU, 2 kDLCUDA, ...) under which addresses of
-  // this memory are valid DLPack data pointers, and the DLDevice id; 0 when
-  // the memory cannot be exchanged through DLPack.
-  int dlpack_device_type = 0;
+  // The DLDeviceType under which addresses of this memory are valid DLPack
+  // data pointers, and the DLDevice id; kNone when the memory cannot be
+  // exchanged through DLPack.
+  DlpackDeviceType dlpack_device_type = DlpackDeviceType::kNone;
   int dlpack_device_id = 0;
 };
 

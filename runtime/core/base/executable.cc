@@ -10,8 +10,8 @@
 #include "flatbuffers/flatbuffers.h"
 #include "runtime/core/base/element_type.h"
 #include "runtime/core/base/executable_file_generated.h"
-#include "runtime/core/base/status_macros.h"
 #include "runtime/core/base/trace_recorder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {

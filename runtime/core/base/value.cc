@@ -9,13 +9,13 @@
 
 namespace pjrtx {
 
-const char* ValueTypeName(const Value& value) {
+const char* ValueTypeName(const AttributeValue& value) {
   static constexpr const char* kNames[] = {"string", "int64", "int64 list",
                                            "float", "bool"};
   return kNames[value.index()];
 }
 
-std::string ValueToString(const Value& value) {
+std::string ValueToString(const AttributeValue& value) {
   struct Printer {
     std::string operator()(const std::string& v) const { return v; }
     std::string operator()(int64_t v) const { return absl::StrCat(v); }
@@ -62,7 +62,7 @@ absl::StatusOr<OptionSet> OptionSet::Validate(
   return set;
 }
 
-const Value& OptionSet::Get(absl::string_view name) const {
+const AttributeValue& OptionSet::Get(absl::string_view name) const {
   auto it = values_.find(name);
   if (it == values_.end())
     std::abort();  // A plugin asked for an option

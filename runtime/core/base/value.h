@@ -16,22 +16,22 @@ namespace pjrtx {
 
 // The alternatives are in the order of PJRTX_NamedValue_Type, so index()
 // is the ABI type code.
-using Value =
+using AttributeValue =
     std::variant<std::string, int64_t, std::vector<int64_t>, float, bool>;
 
 // "string", "int64", "int64 list", "float" or "bool".
-const char* ValueTypeName(const Value& value);
-std::string ValueToString(const Value& value);
+const char* ValueTypeName(const AttributeValue& value);
+std::string ValueToString(const AttributeValue& value);
 
 struct Attribute {
   std::string name;
-  Value value;
+  AttributeValue value;
 };
 
 // One client create option a plugin accepts.
 struct OptionSpec {
   std::string name;
-  Value default_value;  // Also fixes the option's type.
+  AttributeValue default_value;  // Also fixes the option's type.
   std::string description;
 };
 
@@ -53,8 +53,8 @@ class OptionSet {
   bool GetBool(absl::string_view name) const;
 
  private:
-  const Value& Get(absl::string_view name) const;
-  std::map<std::string, Value, std::less<>> values_;
+  const AttributeValue& Get(absl::string_view name) const;
+  std::map<std::string, AttributeValue, std::less<>> values_;
 };
 
 }  // namespace pjrtx

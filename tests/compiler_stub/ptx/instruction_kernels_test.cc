@@ -185,17 +185,18 @@ std::optional<std::vector<cpu::Literal>> CpuResults(
                         instruction.result_types[0].shape)};
   }
   cpu::Interpreter interpreter(emitted.program);
-  std::vector<cpu::Value> values;
+  std::vector<cpu::TensorValue> values;
   for (const cpu::Literal& arg : args)
-    values.push_back(cpu::Value::Tensor(arg));
-  absl::StatusOr<std::vector<cpu::Value>> results =
+    values.push_back(cpu::TensorValue::Tensor(arg));
+  absl::StatusOr<std::vector<cpu::TensorValue>> results =
       interpreter.Run(std::move(values));
   if (!results.ok()) {
     ADD_FAILURE() << results.status();
     return std::nullopt;
   }
   std::vector<cpu::Literal> tensors;
-  for (const cpu::Value& value : *results) tensors.push_back(value.tensor);
+  for (const cpu::TensorValue& value : *results)
+    tensors.push_back(value.tensor);
   return tensors;
 }
 

@@ -1,6 +1,6 @@
-// The loader of plugins/cuda/cublaslt_library.cc against the fake cuBLASLt
-// and a path where there is none, and its texts.
-#include "plugins/cuda/cublaslt_library.h"
+// The loader of plugins/cuda/programs/cublaslt_library.cc against the fake
+// cuBLASLt and a path where there is none, and its texts.
+#include "plugins/cuda/programs/cublaslt_library.h"
 
 #include <string>
 

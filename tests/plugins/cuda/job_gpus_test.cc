@@ -2,7 +2,7 @@
 // round trip, malformed descriptions, and the exchange through a key-value
 // store between processes (threads here) that publish in any order, or
 // never.
-#include "plugins/cuda/job_gpus.h"
+#include "plugins/cuda/collectives/job_gpus.h"
 
 #include <chrono>
 #include <condition_variable>

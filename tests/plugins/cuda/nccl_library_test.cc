@@ -1,7 +1,7 @@
-// plugins/cuda/nccl_library.cc on its own: loading NCCL (the fake, a path
-// that does not exist), the names and codes of its errors, the versions,
+// plugins/cuda/collectives/nccl_library.cc on its own: loading NCCL (the fake,
+// a path that does not exist), the names and codes of its errors, the versions,
 // and which types and operators map to NCCL's.
-#include "plugins/cuda/nccl_library.h"
+#include "plugins/cuda/collectives/nccl_library.h"
 
 #include <nccl.h>
 

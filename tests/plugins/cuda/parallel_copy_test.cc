@@ -1,6 +1,6 @@
 // ParallelCopier: every byte copied, whatever the size and the number of
 // threads, also from several callers at once.
-#include "plugins/cuda/parallel_copy.h"
+#include "plugins/cuda/memory/parallel_copy.h"
 
 #include <cstdint>
 #include <thread>

@@ -48,10 +48,10 @@ TEST(OptionSetTest, RepeatedOptionIsRejected) {
 }
 
 TEST(ValueTest, PrintsEveryType) {
-  EXPECT_EQ(ValueToString(Value(std::string("x"))), "x");
-  EXPECT_EQ(ValueToString(Value(int64_t{-3})), "-3");
-  EXPECT_EQ(ValueToString(Value(std::vector<int64_t>{1, 2})), "[1,2]");
-  EXPECT_EQ(ValueToString(Value(true)), "true");
+  EXPECT_EQ(ValueToString(AttributeValue(std::string("x"))), "x");
+  EXPECT_EQ(ValueToString(AttributeValue(int64_t{-3})), "-3");
+  EXPECT_EQ(ValueToString(AttributeValue(std::vector<int64_t>{1, 2})), "[1,2]");
+  EXPECT_EQ(ValueToString(AttributeValue(true)), "true");
 }
 
 }  // namespace

@@ -158,12 +158,12 @@ std::vector<int64_t> Ints(const Literal& l) {
 }
 
 // Runs `program` as processes 0..n-1 of one launch, one thread each.
-std::vector<absl::StatusOr<std::vector<Value>>> RunLaunch(
-    const ir::Program& program, std::vector<std::vector<Value>> arguments,
+std::vector<absl::StatusOr<std::vector<TensorValue>>> RunLaunch(
+    const ir::Program& program, std::vector<std::vector<TensorValue>> arguments,
     std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
   const int64_t n = static_cast<int64_t>(arguments.size());
   LaunchRendezvous rendezvous(nullptr, timeout);
-  std::vector<absl::StatusOr<std::vector<Value>>> results(n);
+  std::vector<absl::StatusOr<std::vector<TensorValue>>> results(n);
   std::vector<std::thread> threads;
   for (int64_t p = 0; p < n; ++p) {
     threads.emplace_back([&, p] {
@@ -195,9 +195,9 @@ func.func @main(%x: tensor<3xi64>) -> (tensor<3xi64>, tensor<ui32>) {
 // contributions in group order: ((x0 ? x1) ? x2) with a ? b = max(a,b) + a.
 TEST(CollectiveOpsTest, AllReduceFoldsInGroupOrderWithAnyBody) {
   ir::Program program = CompileOrDie(kAllReduceAndIds);
-  auto results = RunLaunch(program, {{Value::Tensor(Vector({1, 5, -2}))},
-                                     {Value::Tensor(Vector({3, 1, -1}))},
-                                     {Value::Tensor(Vector({2, 2, 7}))}});
+  auto results = RunLaunch(program, {{TensorValue::Tensor(Vector({1, 5, -2}))},
+                                     {TensorValue::Tensor(Vector({3, 1, -1}))},
+                                     {TensorValue::Tensor(Vector({2, 2, 7}))}});
   for (int p = 0; p < 3; ++p) {
     ASSERT_TRUE(results[p].ok()) << results[p].status();
     // p0 ? p1 = max(1,3)+1 = 4, then max(4,2)+4 = 8; column 2: max(5,1)+5
@@ -226,17 +226,17 @@ func.func @main(%x: tensor<3xi64>) -> tensor<6xi64> {
   return %r : tensor<6xi64>
 })");
   LaunchRendezvous rendezvous(nullptr, std::chrono::seconds(20));
-  absl::StatusOr<std::vector<Value>> r0, r1;
+  absl::StatusOr<std::vector<TensorValue>> r0, r1;
   std::thread other([&] {
     TestLaunch launch(rendezvous, 1, 2);
     Interpreter interpreter(large);
     interpreter.set_collectives(&launch);
-    r1 = interpreter.Run({Value::Tensor(Vector({1, 2, 3}))});
+    r1 = interpreter.Run({TensorValue::Tensor(Vector({1, 2, 3}))});
   });
   TestLaunch launch(rendezvous, 0, 2);
   Interpreter interpreter(small);
   interpreter.set_collectives(&launch);
-  r0 = interpreter.Run({Value::Tensor(Vector({1, 2}))});
+  r0 = interpreter.Run({TensorValue::Tensor(Vector({1, 2}))});
   other.join();
   ASSERT_FALSE(r0.ok());
   EXPECT_EQ(r0.status().code(), absl::StatusCode::kInvalidArgument);
@@ -249,7 +249,7 @@ func.func @main(%x: tensor<3xi64>) -> tensor<6xi64> {
 TEST(CollectiveOpsTest, CollectiveOutsideALaunchFails) {
   ir::Program program = CompileOrDie(kAllReduceAndIds);
   Interpreter interpreter(program);
-  auto result = interpreter.Run({Value::Tensor(Vector({1, 2, 3}))});
+  auto result = interpreter.Run({TensorValue::Tensor(Vector({1, 2, 3}))});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(result.status().message(), HasSubstr("stablehlo.all_reduce"));
@@ -275,8 +275,8 @@ func.func @main(%x: tensor<2xi64>) -> tensor<2xi64> {
   }) : (tensor<i1>) -> tensor<2xi64>
   return %r : tensor<2xi64>
 })");
-  auto results = RunLaunch(program, {{Value::Tensor(Vector({7, 9}))},
-                                     {Value::Tensor(Vector({0, 0}))}});
+  auto results = RunLaunch(program, {{TensorValue::Tensor(Vector({7, 9}))},
+                                     {TensorValue::Tensor(Vector({0, 0}))}});
   for (int p = 0; p < 2; ++p) {
     ASSERT_TRUE(results[p].ok()) << results[p].status();
     EXPECT_THAT(Ints((*results[p])[0].tensor), ElementsAre(7, 9));
@@ -290,7 +290,7 @@ TEST(CollectiveOpsTest, MissingPeerTimesOutNamingIt) {
   TestLaunch launch(rendezvous, 0, 3);
   Interpreter interpreter(program);
   interpreter.set_collectives(&launch);
-  auto result = interpreter.Run({Value::Tensor(Vector({1, 2, 3}))});
+  auto result = interpreter.Run({TensorValue::Tensor(Vector({1, 2, 3}))});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kDeadlineExceeded);
   EXPECT_THAT(result.status().message(), HasSubstr("device(s) 1, 2"));
@@ -336,7 +336,8 @@ func.func @main(%x: tensor<4xf32>, %w: tensor<256x256xf32>) -> (tensor<4xf32>, t
     Interpreter interpreter(program);
     interpreter.set_collectives(&launch);
     const auto t0 = Clock::now();
-    auto result = interpreter.Run({Value::Tensor(x), Value::Tensor(w)});
+    auto result =
+        interpreter.Run({TensorValue::Tensor(x), TensorValue::Tensor(w)});
     const auto run_time = Clock::now() - t0;
     ASSERT_TRUE(result.ok()) << result.status();
     EXPECT_EQ((*result)[0].tensor.GetFloat(3), 6.0);

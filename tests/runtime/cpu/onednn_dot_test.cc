@@ -374,8 +374,8 @@ TEST(ProgramCacheTest, InterpreterRunsDotsOnCachedPlans) {
   options.program_cache = &cache;
   for (int run = 0; run < 2; ++run) {
     Interpreter interpreter(*program, options);
-    absl::StatusOr<std::vector<Value>> results =
-        interpreter.Run({Value::Tensor(a), Value::Tensor(b)});
+    absl::StatusOr<std::vector<TensorValue>> results =
+        interpreter.Run({TensorValue::Tensor(a), TensorValue::Tensor(b)});
     ASSERT_TRUE(results.ok()) << results.status();
     const Literal& got = (*results)[0].tensor;
     for (int64_t i = 0; i < want.num_elements(); ++i) {

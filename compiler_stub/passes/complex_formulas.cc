@@ -1,0 +1,251 @@
+// The formulas of complex arithmetic on real and imaginary parts.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "compiler_stub/passes/complex_expander.h"
+
+namespace pjrtx::ir::complex_internal {
+
+Parts ComplexExpander::Multiply(const Parts& x, const Parts& y) {
+  return {Sub(Mul(x.re, y.re), Mul(x.im, y.im)),
+          Add(Mul(x.re, y.im), Mul(x.im, y.re))};
+}
+
+// Smith's algorithm: scales by the larger part of the divisor, so that
+// |y|^2 neither overflows nor underflows.
+Parts ComplexExpander::Divide(const Parts& x, const Parts& y) {
+  const ValueRef real_larger = Compare("GE", Op("abs", y.re), Op("abs", y.im));
+  const ValueRef big = Select(real_larger, y.re, y.im);
+  const ValueRef small = Select(real_larger, y.im, y.re);
+  const ValueRef ratio = Div(small, big);
+  const ValueRef denominator = Add(big, Mul(small, ratio));
+  // y = big (1 + i ratio) when the real part is larger, else
+  // big (ratio + i).
+  const ValueRef a = Select(real_larger, x.re, x.im);
+  const ValueRef b = Select(real_larger, x.im, x.re);
+  const ValueRef first = Div(Add(a, Mul(b, ratio)), denominator);
+  const ValueRef second = Div(Sub(b, Mul(a, ratio)), denominator);
+  // Real part larger: (xr + xi r, xi - xr r) / d; else
+  // (xr r + xi, xi r - xr) / d = (first, -second) with a, b swapped.
+  // A zero divisor gives x * inf part by part (inf or NaN), as in C.
+  const ValueRef zero = Constant(0);
+  const ValueRef by_zero =
+      Logical("and", Compare("EQ", y.re, zero), Compare("EQ", y.im, zero));
+  const ValueRef inf = Constant(INFINITY);
+  return {Select(by_zero, Mul(x.re, inf), first),
+          Select(by_zero, Mul(x.im, inf),
+                 Select(real_larger, second, Op("negate", second)))};
+}
+
+// |z| without overflow: max * sqrt(1 + (min/max)^2), 0 for 0.
+ValueRef ComplexExpander::Abs(const Parts& z) {
+  const ValueRef x = Op("abs", z.re);
+  const ValueRef y = Op("abs", z.im);
+  const ValueRef big = Binary("maximum", x, y);
+  const ValueRef small = Binary("minimum", x, y);
+  const ValueRef zero = Constant(0);
+  const ValueRef one = Constant(1);
+  const ValueRef is_zero = Compare("EQ", big, zero);
+  const ValueRef ratio = Div(small, Select(is_zero, one, big));
+  const ValueRef scaled = Mul(big, Op("sqrt", Add(one, Mul(ratio, ratio))));
+  const ValueRef is_inf = Compare("EQ", big, Constant(INFINITY));
+  return Select(is_zero, zero, Select(is_inf, big, scaled));
+}
+
+Parts ComplexExpander::Exp(const Parts& z) {
+  const ValueRef e = Op("exponential", z.re);
+  return {Mul(e, Op("cosine", z.im)), Mul(e, Op("sine", z.im))};
+}
+
+Parts ComplexExpander::Log(const Parts& z) {
+  return {Op("log", Abs(z)), Binary("atan2", z.im, z.re)};
+}
+
+// The principal root: t = sqrt((|z| + |re|) / 2) is the larger part.
+Parts ComplexExpander::Sqrt(const Parts& z) {
+  const ValueRef zero = Constant(0);
+  const ValueRef t =
+      Op("sqrt", Mul(Add(Abs(z), Op("abs", z.re)), Constant(0.5)));
+  const ValueRef t_is_zero = Compare("EQ", t, zero);
+  const ValueRef other =
+      Select(t_is_zero, zero,
+             Div(z.im, Mul(Constant(2), Select(t_is_zero, Constant(1), t))));
+  const ValueRef re_negative = Compare("LT", z.re, zero);
+  const ValueRef signed_t = Select(SignBit(z.im), Op("negate", t), t);
+  return {Select(re_negative, Op("abs", other), t),
+          Select(re_negative, signed_t, other)};
+}
+
+ValueRef ComplexExpander::SignBit(const ValueRef& x) {
+  const std::string bits = element_ == "f32" ? "i32" : "i64";
+  const std::string& shape_from = type_;
+  std::string bits_type = shape_from;
+  bits_type.replace(bits_type.rfind(element_), element_.size(), bits);
+  const ValueRef as_bits =
+      Emit(absl::StrCat("\"stablehlo.bitcast_convert\"(", RefText(x), ") : (",
+                        type_, ") -> ", bits_type));
+  const ValueRef zero = Emit(
+      absl::StrCat("\"stablehlo.constant\"() {value = dense<0> : ", bits_type,
+                   "} : () -> ", bits_type));
+  return Compare("LT", as_bits, zero, bits_type);
+}
+
+Parts ComplexExpander::Reciprocal(const Parts& z) {
+  return Divide(Parts{Constant(1), Constant(0)}, z);
+}
+
+absl::Status ComplexExpander::ExpandFormula(const Operation& op,
+                                            const std::vector<Parts>& z) {
+  const std::string& name = op.name;
+  const std::string op_name(absl::StripPrefix(name, "stablehlo."));
+  if (z.size() == 1) {
+    const Parts& x = z[0];
+    if (op_name == "real") {
+      Alias(op, x.re);
+    } else if (op_name == "imag") {
+      Alias(op, x.im);
+    } else if (op_name == "abs") {
+      Alias(op, Abs(x));
+    } else if (op_name == "exponential") {
+      Define(op, Exp(x));
+    } else if (op_name == "exponential_minus_one") {
+      // e^a cos b - 1 = expm1(a) cos b - 2 sin^2(b / 2), exact near 0.
+      const ValueRef half_sin = Op("sine", Mul(x.im, Constant(0.5)));
+      Define(
+          op,
+          Parts{Sub(Mul(Op("exponential_minus_one", x.re), Op("cosine", x.im)),
+                    Mul(Constant(2), Mul(half_sin, half_sin))),
+                Mul(Op("exponential", x.re), Op("sine", x.im))});
+    } else if (op_name == "log") {
+      Define(op, Log(x));
+    } else if (op_name == "log_plus_one") {
+      // |1 + z|^2 = 1 + (2a + a^2 + b^2), exact near 0; far from 0 (where
+      // the squares would overflow) log |1 + z| itself.
+      const ValueRef one_plus_re = Add(Constant(1), x.re);
+      const ValueRef grow =
+          Add(Mul(x.re, Add(Constant(2), x.re)), Mul(x.im, x.im));
+      const ValueRef large =
+          Compare("GT", Abs(x), Constant(element_ == "f32" ? 1e8 : 1e150));
+      Define(op, Parts{Select(large, Op("log", Abs(Parts{one_plus_re, x.im})),
+                              Mul(Constant(0.5), Op("log_plus_one", grow))),
+                       Binary("atan2", x.im, one_plus_re)});
+    } else if (op_name == "sqrt") {
+      Define(op, Sqrt(x));
+    } else if (op_name == "rsqrt") {
+      Define(op, Reciprocal(Sqrt(x)));
+    } else if (op_name == "cbrt") {
+      const Parts log = Log(x);
+      const ValueRef third = Constant(1.0 / 3.0);
+      Define(op, Exp(Parts{Mul(log.re, third), Mul(log.im, third)}));
+    } else if (op_name == "sine" || op_name == "cosine") {
+      const ValueRef sin = Op("sine", x.re), cos = Op("cosine", x.re);
+      const ValueRef cosh = Unary("chlo.cosh", x.im);
+      const ValueRef sinh = Unary("chlo.sinh", x.im);
+      if (op_name == "sine") {
+        Define(op, Parts{Mul(sin, cosh), Mul(cos, sinh)});
+      } else {
+        Define(op, Parts{Mul(cos, cosh), Op("negate", Mul(sin, sinh))});
+      }
+    } else if (op_name == "tanh") {
+      // (sinh 2a + i sin 2b) / (cosh 2a + cos 2b); past |a| = 20 the real
+      // part has settled at sign a in f64, cosh would soon overflow, and
+      // the imaginary part is 2 sin 2b e^(-2|a|).
+      const ValueRef a2 = Mul(Constant(2), x.re);
+      const ValueRef b2 = Mul(Constant(2), x.im);
+      const ValueRef denominator =
+          Add(Unary("chlo.cosh", a2), Op("cosine", b2));
+      const ValueRef large = Compare("GT", Op("abs", x.re), Constant(20));
+      Define(op, Parts{Select(large, Op("sign", x.re),
+                              Div(Unary("chlo.sinh", a2), denominator)),
+                       Select(large,
+                              Mul(Mul(Constant(2), Op("sine", b2)),
+                                  Op("exponential",
+                                     Mul(Constant(-2), Op("abs", x.re)))),
+                              Div(Op("sine", b2), denominator))});
+    } else if (op_name == "logistic") {
+      const Parts e = Exp(Parts{Op("negate", x.re), Op("negate", x.im)});
+      Define(op, Reciprocal(Parts{Add(Constant(1), e.re), e.im}));
+    } else if (op_name == "sign") {
+      const ValueRef magnitude = Abs(x);
+      const ValueRef zero = Constant(0);
+      const ValueRef is_zero = Compare("EQ", magnitude, zero);
+      const ValueRef safe = Select(is_zero, Constant(1), magnitude);
+      Define(op, Parts{Select(is_zero, zero, Div(x.re, safe)),
+                       Select(is_zero, zero, Div(x.im, safe))});
+    } else if (op_name == "negate") {
+      Define(op, Parts{Op("negate", x.re), Op("negate", x.im)});
+    } else {
+      return Unsupported(op, "on complex values");
+    }
+    return absl::OkStatus();
+  }
+  if (z.size() == 2) {
+    const Parts& x = z[0];
+    const Parts& y = z[1];
+    if (op_name == "multiply") {
+      Define(op, Multiply(x, y));
+    } else if (op_name == "divide") {
+      Define(op, Divide(x, y));
+    } else if (op_name == "atan2") {
+      // atan2(x, y) = -i log((y + i x) / sqrt(x^2 + y^2)), the complex
+      // continuation of the angle of (y, x).
+      const Parts numerator{Sub(y.re, x.im), Add(y.im, x.re)};
+      const Parts sum_of_squares = [&] {
+        const Parts xx = Multiply(x, x), yy = Multiply(y, y);
+        return Parts{Add(xx.re, yy.re), Add(xx.im, yy.im)};
+      }();
+      const Parts log = Log(Divide(numerator, Sqrt(sum_of_squares)));
+      Define(op, Parts{log.im, Op("negate", log.re)});
+    } else if (op_name == "power") {
+      // exp(y log x); a zero base gives 1 for y = 0 and 0 for re y > 0
+      // (log 0 = -inf would make NaN of them).
+      const Parts power = Exp(Multiply(y, Log(x)));
+      const ValueRef zero = Constant(0);
+      auto is_zero = [&](const Parts& v) {
+        return Logical("and", Compare("EQ", v.re, zero),
+                       Compare("EQ", v.im, zero));
+      };
+      const ValueRef zero_base = is_zero(x);
+      const ValueRef to_zero = Logical("and", zero_base, is_zero(y));
+      const ValueRef to_positive =
+          Logical("and", zero_base, Compare("GT", y.re, zero));
+      Define(
+          op,
+          Parts{
+              Select(to_zero, Constant(1), Select(to_positive, zero, power.re)),
+              Select(Logical("or", to_zero, to_positive), zero, power.im)});
+    } else if (op_name == "maximum" || op_name == "minimum") {
+      // Lexicographic: real parts first, imaginary parts on a tie.
+      const absl::string_view direction = op_name == "maximum" ? "GT" : "LT";
+      const ValueRef first = Logical("or", Compare(direction, x.re, y.re),
+                                     Logical("and", Compare("EQ", x.re, y.re),
+                                             Compare(direction, x.im, y.im)));
+      Define(op, Parts{Select(first, x.re, y.re), Select(first, x.im, y.im)});
+    } else if (op_name == "compare") {
+      std::string direction;
+      for (const auto& [attribute, value] : op.attributes) {
+        if (attribute == "comparison_direction") direction = value.body;
+      }
+      if (direction != "EQ" && direction != "NE") {
+        return absl::InvalidArgumentError(absl::StrCat(
+            op.location.line, ":", op.location.column, ": ", name,
+            " of complex values with direction '", direction,
+            "', expected EQ or NE (complex numbers are not ordered)"));
+      }
+      const ValueRef re = Compare(direction, x.re, y.re);
+      const ValueRef im = Compare(direction, x.im, y.im);
+      Alias(op, Logical(direction == "EQ" ? "and" : "or", re, im));
+    } else {
+      return Unsupported(op, "on complex values");
+    }
+    return absl::OkStatus();
+  }
+  return Unsupported(op, "on complex values");
+}
+
+}  // namespace pjrtx::ir::complex_internal
