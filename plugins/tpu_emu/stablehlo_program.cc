@@ -12,7 +12,8 @@
 #include "runtime/cpu/interpreter.h"
 #include "runtime/cpu/launch_collectives.h"
 #include "runtime/cpu/program_cache.h"
-#include "runtime/cpu/program_signature.h"
+#include "runtime/cpu/program_compile.h"
+#include "support/status_macros.h"
 
 namespace tpu_emu {
 namespace {
@@ -102,41 +103,13 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
 absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
     std::string_view format, std::string_view code,
     const pjrtx::ProgramOptions& options, bool tpu_precision) {
-  if (format != "mlir") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Unknown program format '", std::string(format),
-                     "'; this plugin compiles format 'mlir' (StableHLO text)"));
-  }
-  pjrtx::compiler::CompileOptions compile_options;
-  compile_options.entry = options.entry;
-  compile_options.checks_as_outputs = options.checks_as_outputs;
-  compile_options.fusion = options.fusion;
-  compile_options.num_replicas = options.num_replicas;
-  compile_options.num_partitions = options.num_partitions;
-  absl::StatusOr<pjrtx::ir::Program> program =
-      pjrtx::compiler::Compile(code, compile_options);
-  if (!program.ok()) return program.status();
-  const pjrtx::ir::Computation& entry = program->computations[program->entry];
-  pjrtx::CompiledProgram compiled;
-  compiled.name = entry.name;
-  absl::StatusOr<std::vector<pjrtx::ArraySignature>> inputs =
-      pjrtx::cpu::Signatures(entry.parameter_types, program->complex_parameters,
-                             "argument");
-  if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<std::vector<pjrtx::ArraySignature>> outputs =
-      pjrtx::cpu::Signatures(entry.result_types, program->complex_results,
-                             "result");
-  if (!outputs.ok()) return outputs.status();
-  compiled.inputs = *std::move(inputs);
-  compiled.outputs = *std::move(outputs);
-  compiled.has_collectives = program->has_collectives;
-  compiled.num_replicas = program->num_replicas;
-  compiled.num_partitions = program->num_partitions;
+  PJRTX_ASSIGN_OR_RETURN(pjrtx::cpu::CompiledStableHlo compiled,
+                         pjrtx::cpu::CompileStableHlo(format, code, options));
   pjrtx::cpu::InterpreterOptions run_options;
   run_options.bf16_f32_dots = tpu_precision;
-  compiled.program =
-      std::make_unique<InterpretedProgram>(*std::move(program), run_options);
-  return compiled;
+  compiled.compiled.program = std::make_unique<InterpretedProgram>(
+      std::move(compiled.program), run_options);
+  return std::move(compiled.compiled);
 }
 
 }  // namespace tpu_emu

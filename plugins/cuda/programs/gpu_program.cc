@@ -9,14 +9,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "compiler_stub/compiler.h"
 #include "compiler_stub/ptx/program_plan.h"
 #include "plugins/cuda/driver_api/cuda_status.h"
 #include "plugins/cuda/memory/host_readback.h"
 #include "plugins/cuda/memory/staged_copies.h"
 #include "plugins/cuda/streams/issue_scope.h"
 #include "runtime/cpu/host_collective.h"
-#include "runtime/cpu/program_signature.h"
+#include "runtime/cpu/program_compile.h"
 #include "support/status_macros.h"
 
 namespace cuda_plugin {
@@ -504,34 +503,12 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileGpuProgram(
     PinnedStagingPool& staging, CompletionThread& completions,
     const PrepareLibraryMatmul& prepare_matmul, std::string_view format,
     std::string_view code, const pjrtx::ProgramOptions& options) {
-  if (format != "mlir") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Unknown program format '", std::string(format),
-                     "'; this plugin compiles format 'mlir' (StableHLO text)"));
-  }
-  pjrtx::compiler::CompileOptions compile_options;
-  compile_options.entry = options.entry;
-  compile_options.checks_as_outputs = options.checks_as_outputs;
   // Without fusion nothing would become a kernel.
-  compile_options.fusion = true;
-  compile_options.num_replicas = options.num_replicas;
-  compile_options.num_partitions = options.num_partitions;
-  PJRTX_ASSIGN_OR_RETURN(pjrtx::ir::Program program,
-                         pjrtx::compiler::Compile(code, compile_options));
-  const pjrtx::ir::Computation& entry = program.computations[program.entry];
-  pjrtx::CompiledProgram compiled;
-  compiled.name = entry.name;
-  PJRTX_ASSIGN_OR_RETURN(
-      compiled.inputs,
-      pjrtx::cpu::Signatures(entry.parameter_types, program.complex_parameters,
-                             "argument"));
-  PJRTX_ASSIGN_OR_RETURN(
-      compiled.outputs,
-      pjrtx::cpu::Signatures(entry.result_types, program.complex_results,
-                             "result"));
-  compiled.has_collectives = program.has_collectives;
-  compiled.num_replicas = program.num_replicas;
-  compiled.num_partitions = program.num_partitions;
+  PJRTX_ASSIGN_OR_RETURN(pjrtx::cpu::CompiledStableHlo compiled_hlo,
+                         pjrtx::cpu::CompileStableHlo(format, code, options,
+                                                      /*force_fusion=*/true));
+  const pjrtx::ir::Program& program = compiled_hlo.program;
+  pjrtx::CompiledProgram compiled = std::move(compiled_hlo.compiled);
 
   int sm = 1000;
   for (const Gpu* gpu : gpus) {

@@ -8,52 +8,52 @@
 #include "runtime/core/abi/api_support.h"
 #include "runtime/core/abi/handles.h"
 #include "runtime/core/abi/named_values.h"
+#include "runtime/core/base/value.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::abi {
 namespace {
 
+// The compile options every plugin takes (PJRTX_Client_Compile_Args),
+// with their defaults.
+const std::vector<OptionSpec>& CompileOptionSchema() {
+  static const std::vector<OptionSpec>* const schema =
+      new std::vector<OptionSpec>{
+          {"entry", std::string(), "function to run; empty: the default"},
+          {"checks_as_outputs", false, "test-corpus check ops are outputs"},
+          {"fusion", true, "fuse elementwise chains"},
+          {"device_assignment", std::vector<int64_t>(),
+           "global device ids to run on; empty: every addressable device"},
+          {"num_replicas", int64_t{0},
+           "replicas of the launch (>= 1); absent: the program's own"},
+          {"num_partitions", int64_t{0},
+           "partitions of the launch (>= 1); absent: the program's own"},
+      };
+  return *schema;
+}
+
 absl::StatusOr<ExecutableOptions> ReadCompileOptions(
     const PJRTX_NamedValue* values, size_t count) {
-  absl::StatusOr<std::vector<Attribute>> options =
-      ReadNamedValues(values, count);
-  if (!options.ok()) return options.status();
+  PJRTX_ASSIGN_OR_RETURN(std::vector<Attribute> given,
+                         ReadNamedValues(values, count));
+  PJRTX_ASSIGN_OR_RETURN(
+      OptionSet options,
+      OptionSet::Validate(CompileOptionSchema(), given, "compile"));
   ExecutableOptions result;
-  for (const Attribute& option : *options) {
-    auto wrong_type = [&](const char* expected) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Compile option '", option.name, "' must be ", expected,
-                       ", got ", ValueTypeName(option.value)));
-    };
-    if (option.name == "entry") {
-      if (option.value.index() != 0) return wrong_type("a string");
-      result.program.entry = std::get<std::string>(option.value);
-    } else if (option.name == "checks_as_outputs") {
-      if (option.value.index() != 4) return wrong_type("a bool");
-      result.program.checks_as_outputs = std::get<bool>(option.value);
-    } else if (option.name == "fusion") {
-      if (option.value.index() != 4) return wrong_type("a bool");
-      result.program.fusion = std::get<bool>(option.value);
-    } else if (option.name == "device_assignment") {
-      if (option.value.index() != 2) return wrong_type("an int64 list");
-      result.device_assignment = std::get<std::vector<int64_t>>(option.value);
-    } else if (option.name == "num_replicas" ||
-               option.name == "num_partitions") {
-      if (option.value.index() != 1) return wrong_type("an int64");
-      const int64_t count = std::get<int64_t>(option.value);
-      if (count < 1) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Compile option '", option.name, "' must be >= 1, got ", count));
-      }
-      (option.name == "num_replicas" ? result.program.num_replicas
-                                     : result.program.num_partitions) = count;
-    } else {
+  result.program.entry = options.GetString("entry");
+  result.program.checks_as_outputs = options.GetBool("checks_as_outputs");
+  result.program.fusion = options.GetBool("fusion");
+  result.device_assignment = options.GetInt64List("device_assignment");
+  for (const char* name : {"num_replicas", "num_partitions"}) {
+    if (!options.WasGiven(name)) continue;
+    const int64_t count = options.GetInt64(name);
+    if (count < 1) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Unknown compile option '", option.name,
-          "'; known options: entry (string), checks_as_outputs (bool), "
-          "fusion (bool), device_assignment (int64 list), num_replicas "
-          "(int64), num_partitions (int64)"));
+          "Compile option '", name, "' must be >= 1, got ", count));
     }
   }
+  result.program.num_replicas = options.GetInt64("num_replicas");
+  result.program.num_partitions = options.GetInt64("num_partitions");
   return result;
 }
 

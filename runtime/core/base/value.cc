@@ -4,6 +4,7 @@
 #include <set>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -29,12 +30,15 @@ std::string ValueToString(const AttributeValue& value) {
 }
 
 absl::StatusOr<OptionSet> OptionSet::Validate(
-    absl::Span<const OptionSpec> schema, absl::Span<const Attribute> given) {
+    absl::Span<const OptionSpec> schema, absl::Span<const Attribute> given,
+    absl::string_view kind) {
+  // "Client create option ..." at the start of a message.
+  std::string capitalized(kind);
+  if (!capitalized.empty()) capitalized[0] = absl::ascii_toupper(kind[0]);
   OptionSet set;
   for (const OptionSpec& spec : schema) {
     set.values_[spec.name] = spec.default_value;
   }
-  std::set<std::string, std::less<>> seen;
   for (const Attribute& option : given) {
     auto it = set.values_.find(option.name);
     if (it == set.values_.end()) {
@@ -44,22 +48,26 @@ absl::StatusOr<OptionSet> OptionSet::Validate(
                                      ValueTypeName(spec.default_value), ")"));
       }
       return absl::InvalidArgumentError(absl::StrCat(
-          "Unknown client create option '", option.name, "'; known options: ",
+          "Unknown ", kind, " option '", option.name, "'; known options: ",
           known.empty() ? "none" : absl::StrJoin(known, ", ")));
     }
     if (it->second.index() != option.value.index()) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Client create option '", option.name, "' must be of type ",
+          capitalized, " option '", option.name, "' must be of type ",
           ValueTypeName(it->second), ", got ", ValueTypeName(option.value),
           " (", ValueToString(option.value), ")"));
     }
-    if (!seen.insert(option.name).second) {
+    if (!set.given_.insert(option.name).second) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "Client create option '", option.name, "' is given twice"));
+          capitalized, " option '", option.name, "' is given twice"));
     }
     it->second = option.value;
   }
   return set;
+}
+
+bool OptionSet::WasGiven(absl::string_view name) const {
+  return given_.find(name) != given_.end();
 }
 
 const AttributeValue& OptionSet::Get(absl::string_view name) const {

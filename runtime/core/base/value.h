@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -42,8 +43,13 @@ class OptionSet {
   // Checks `given` against `schema`: an unknown name or a value of another
   // type than the schema's is INVALID_ARGUMENT naming the option (and, for
   // an unknown one, the known options). A name given twice is an error.
-  static absl::StatusOr<OptionSet> Validate(absl::Span<const OptionSpec> schema,
-                                            absl::Span<const Attribute> given);
+  // `kind` names the options in errors ("client create", "compile").
+  static absl::StatusOr<OptionSet> Validate(
+      absl::Span<const OptionSpec> schema, absl::Span<const Attribute> given,
+      absl::string_view kind = "client create");
+
+  // Whether option `name` was given, not defaulted.
+  bool WasGiven(absl::string_view name) const;
 
   // Typed accessors; the option must be in the schema with that type.
   const std::string& GetString(absl::string_view name) const;
@@ -55,6 +61,7 @@ class OptionSet {
  private:
   const AttributeValue& Get(absl::string_view name) const;
   std::map<std::string, AttributeValue, std::less<>> values_;
+  std::set<std::string, std::less<>> given_;
 };
 
 }  // namespace pjrtx
