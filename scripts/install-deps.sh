@@ -12,7 +12,10 @@ packages=(
   # oneDNN's CMake config requires OpenCL, which Debian only recommends.
   ocl-icd-opencl-dev
   libopenblas-dev openmpi-bin libopenmpi-dev
-  python3 python3-numpy python3-torch
+  python3 python3-numpy python3-torch python3-venv
+  # The test command checks that C and C++ files are as clang-format
+  # writes them.
+  clang-format
 )
 
 missing=()

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
+./scripts/check-format.sh
 jobs=${PJRTX_JOBS:-$(nproc)}
 
 run_ctest() {
