@@ -77,8 +77,38 @@ class Planner {
   static constexpr int kUnplanned = -1;
   static constexpr int kPlanning = -2;
 
+  // The elements of each tuple made in a computation: tuples exist only
+  // while planning.
+  using Tuples = std::map<int, std::vector<int>>;
+
   absl::StatusOr<Block> Plan(int c) {
     const Computation& computation = program_.computations[c];
+    Block block = EmptyBlock(computation);
+    // Names for profilers and errors: a region's instruction kernels carry
+    // its index too, as regions share names ("stablehlo.while body"). Each
+    // kernel is a module of its own, so names need not be unique.
+    const std::string prefix =
+        c == program_.entry
+            ? pjrtx::ptx::Identifier(computation.name)
+            : absl::StrCat(pjrtx::ptx::Identifier(computation.name), "_", c);
+    const std::vector<pjrtx::ptx::FusedKernel> fused =
+        pjrtx::ptx::FindElementwiseFusions(program_, c);
+    PJRTX_ASSIGN_OR_RETURN(const std::vector<int> fused_of,
+                           FusedKernelOf(computation, fused));
+    const std::vector<bool> live =
+        LiveInstructions(computation, fused, fused_of);
+    Tuples tuples;
+    for (size_t i = 0; i < computation.instructions.size(); ++i) {
+      if (!live[i]) continue;
+      PJRTX_RETURN_IF_ERROR(PlanInstruction(
+          computation, i, prefix,
+          fused_of[i] >= 0 ? &fused[fused_of[i]] : nullptr, tuples, block));
+    }
+    return block;
+  }
+
+  // A block of `computation`'s values, without steps yet.
+  static Block EmptyBlock(const Computation& computation) {
     Block block;
     block.name = computation.name;
     block.num_values = computation.num_values;
@@ -89,17 +119,14 @@ class Planner {
     for (const ValueType& type : computation.result_types) {
       block.result_bytes.push_back(type.shape.size_bytes());
     }
-    // Names for profilers and errors: a region's instruction kernels carry
-    // its index too, as regions share names ("stablehlo.while body"). Each
-    // kernel is a module of its own, so names need not be unique.
-    const std::string prefix =
-        c == program_.entry
-            ? pjrtx::ptx::Identifier(computation.name)
-            : absl::StrCat(pjrtx::ptx::Identifier(computation.name), "_", c);
+    return block;
+  }
 
-    const std::vector<pjrtx::ptx::FusedKernel> fused =
-        pjrtx::ptx::FindElementwiseFusions(program_, c);
-    // The fused kernel of each kFusedElementwise instruction, in order.
+  // The index into `fused` of each kFusedElementwise instruction's kernel
+  // (they come in order), -1 for the other instructions.
+  static absl::StatusOr<std::vector<int>> FusedKernelOf(
+      const Computation& computation,
+      const std::vector<pjrtx::ptx::FusedKernel>& fused) {
     std::vector<int> fused_of(computation.instructions.size(), -1);
     int fused_count = 0;
     for (size_t i = 0; i < computation.instructions.size(); ++i) {
@@ -112,13 +139,19 @@ class Planner {
           "elementwise fusion made ", fused.size(), " kernels for ",
           fused_count, " fused instructions in ", computation.name));
     }
+    return fused_of;
+  }
 
-    // Live instructions only: splat broadcasts that kernels read as
-    // scalars are left behind by fusion, unused. A kernel reads what its
-    // inputs name (a broadcast's scalar operand, not the broadcast); a
-    // control flow op also reads what its regions capture. Exchanges live
-    // whatever reads them: the launch's other runs wait for them (a send
-    // whose token nobody uses still sends).
+  // Live instructions only: splat broadcasts that kernels read as scalars
+  // are left behind by fusion, unused. A kernel reads what its inputs name
+  // (a broadcast's scalar operand, not the broadcast); a control flow op
+  // also reads what its regions capture. Exchanges live whatever reads
+  // them: the launch's other runs wait for them (a send whose token nobody
+  // uses still sends).
+  std::vector<bool> LiveInstructions(
+      const Computation& computation,
+      const std::vector<pjrtx::ptx::FusedKernel>& fused,
+      const std::vector<int>& fused_of) const {
     std::vector<bool> needed(computation.num_values, false);
     for (int value : computation.results) needed[value] = true;
     std::vector<bool> live(computation.instructions.size(), false);
@@ -142,113 +175,119 @@ class Planner {
         }
       }
     }
+    return live;
+  }
 
-    // The elements of each tuple made in this computation.
-    std::map<int, std::vector<int>> tuples;
-    for (size_t i = 0; i < computation.instructions.size(); ++i) {
-      const Instruction& instruction = computation.instructions[i];
-      if (!live[i]) continue;
-      switch (instruction.opcode) {
-        case OpCode::kConstant:
-          block.constants.emplace_back(
-              instruction.results[0], static_cast<int>(plan_.constants.size()));
-          plan_.constants.push_back(&instruction.attributes.constant);
-          break;
-        case OpCode::kTuple:
-          // Tuples exist only while planning: an element taken back out is
-          // an alias of the value put in.
-          tuples[instruction.results[0]] = instruction.operands;
-          break;
-        case OpCode::kGetTupleElement: {
-          auto tuple = tuples.find(instruction.operands[0]);
-          if (tuple == tuples.end()) {
-            return Unsupported(
-                absl::StrCat(Where(instruction),
-                             " of a tuple made outside its computation"));
-          }
-          const int element = tuple->second[static_cast<size_t>(
-              instruction.attributes.dimension)];
-          if (instruction.result_types[0].kind == ValueType::Kind::kTuple) {
-            auto inner = tuples.find(element);
-            if (inner == tuples.end()) {
-              return Unsupported(
-                  absl::StrCat(Where(instruction),
-                               " of a tuple made outside its computation"));
-            }
-            tuples[instruction.results[0]] = inner->second;
-            break;
-          }
-          Step step;
-          step.kind = Step::Kind::kAlias;
-          step.operands = {element};
-          step.results = instruction.results;
-          block.steps.push_back(std::move(step));
-          break;
-        }
-        case OpCode::kBitcastConvert:
-          // Element types of whole bytes keep their bytes (little-endian,
-          // row-major): an alias. Bits of i1 join or split in a kernel.
-          if (ir::BitWidth(instruction.operand_types[0].shape.type) % 8 != 0 ||
-              ir::BitWidth(instruction.result_types[0].shape.type) % 8 != 0) {
-            PJRTX_ASSIGN_OR_RETURN(
-                Step step,
-                AddInstructionKernel(computation, instruction,
-                                     absl::StrCat(prefix, "_op", i)));
-            block.steps.push_back(std::move(step));
-            break;
-          }
-          [[fallthrough]];
-        case OpCode::kReshape:
-        case OpCode::kOptimizationBarrier: {
-          if (!AllTensors(instruction.operand_types)) {
-            return Unsupported(
-                absl::StrCat(Where(instruction), " on tuples or tokens"));
-          }
-          Step step;
-          step.kind = Step::Kind::kAlias;
-          step.operands = instruction.operands;
-          step.results = instruction.results;
-          block.steps.push_back(std::move(step));
-          break;
-        }
-        case OpCode::kFusedElementwise: {
-          PJRTX_ASSIGN_OR_RETURN(Step step, AddFusedKernel(fused[fused_of[i]]));
-          block.steps.push_back(std::move(step));
-          break;
-        }
-        case OpCode::kAfterAll:
-          // A token: it orders send and recv, which run in program order
-          // anyway, and has no memory.
-          break;
-        case OpCode::kWhile:
-        case OpCode::kIf:
-        case OpCode::kCase:
-        case OpCode::kCall: {
-          PJRTX_ASSIGN_OR_RETURN(Step step, ControlFlow(instruction));
-          block.steps.push_back(std::move(step));
-          break;
-        }
-        default: {
-          if (ir::IsCollectiveOp(instruction.opcode)) {
-            PJRTX_ASSIGN_OR_RETURN(Step step, Collective(instruction));
-            block.steps.push_back(std::move(step));
-            break;
-          }
-          PJRTX_ASSIGN_OR_RETURN(std::optional<Step> matmul,
-                                 PlanLibraryMatmul(instruction, block));
-          if (matmul.has_value()) {
-            block.steps.push_back(*std::move(matmul));
-            break;
-          }
+  // The steps of live instruction `i` of `computation`, added to `block`;
+  // `fused`: its kernel if it is a kFusedElementwise. Kernels of their own
+  // are named `prefix`_op`i`.
+  absl::Status PlanInstruction(const Computation& computation, size_t i,
+                               const std::string& prefix,
+                               const pjrtx::ptx::FusedKernel* fused,
+                               Tuples& tuples, Block& block) {
+    const Instruction& instruction = computation.instructions[i];
+    switch (instruction.opcode) {
+      case OpCode::kConstant:
+        block.constants.emplace_back(instruction.results[0],
+                                     static_cast<int>(plan_.constants.size()));
+        plan_.constants.push_back(&instruction.attributes.constant);
+        return absl::OkStatus();
+      case OpCode::kTuple:
+        // An element taken back out is an alias of the value put in.
+        tuples[instruction.results[0]] = instruction.operands;
+        return absl::OkStatus();
+      case OpCode::kGetTupleElement:
+        return PlanTupleElement(instruction, tuples, block);
+      case OpCode::kBitcastConvert:
+        // Element types of whole bytes keep their bytes (little-endian,
+        // row-major): an alias. Bits of i1 join or split in a kernel.
+        if (ir::BitWidth(instruction.operand_types[0].shape.type) % 8 != 0 ||
+            ir::BitWidth(instruction.result_types[0].shape.type) % 8 != 0) {
           PJRTX_ASSIGN_OR_RETURN(
               Step step, AddInstructionKernel(computation, instruction,
                                               absl::StrCat(prefix, "_op", i)));
           block.steps.push_back(std::move(step));
-          break;
+          return absl::OkStatus();
         }
+        [[fallthrough]];
+      case OpCode::kReshape:
+      case OpCode::kOptimizationBarrier:
+        if (!AllTensors(instruction.operand_types)) {
+          return Unsupported(
+              absl::StrCat(Where(instruction), " on tuples or tokens"));
+        }
+        block.steps.push_back(
+            AliasStep(instruction.operands, instruction.results));
+        return absl::OkStatus();
+      case OpCode::kFusedElementwise: {
+        PJRTX_ASSIGN_OR_RETURN(Step step, AddFusedKernel(*fused));
+        block.steps.push_back(std::move(step));
+        return absl::OkStatus();
       }
+      case OpCode::kAfterAll:
+        // A token: it orders send and recv, which run in program order
+        // anyway, and has no memory.
+        return absl::OkStatus();
+      case OpCode::kWhile:
+      case OpCode::kIf:
+      case OpCode::kCase:
+      case OpCode::kCall: {
+        PJRTX_ASSIGN_OR_RETURN(Step step, ControlFlow(instruction));
+        block.steps.push_back(std::move(step));
+        return absl::OkStatus();
+      }
+      default:
+        break;
     }
-    return block;
+    if (ir::IsCollectiveOp(instruction.opcode)) {
+      PJRTX_ASSIGN_OR_RETURN(Step step, Collective(instruction));
+      block.steps.push_back(std::move(step));
+      return absl::OkStatus();
+    }
+    PJRTX_ASSIGN_OR_RETURN(std::optional<Step> matmul,
+                           PlanLibraryMatmul(instruction, block));
+    if (matmul.has_value()) {
+      block.steps.push_back(*std::move(matmul));
+      return absl::OkStatus();
+    }
+    PJRTX_ASSIGN_OR_RETURN(
+        Step step, AddInstructionKernel(computation, instruction,
+                                        absl::StrCat(prefix, "_op", i)));
+    block.steps.push_back(std::move(step));
+    return absl::OkStatus();
+  }
+
+  // get_tuple_element of a tuple made in the same computation: the
+  // element's alias, or, for a tuple element, the inner tuple's elements.
+  static absl::Status PlanTupleElement(const Instruction& instruction,
+                                       Tuples& tuples, Block& block) {
+    auto tuple = tuples.find(instruction.operands[0]);
+    if (tuple == tuples.end()) {
+      return Unsupported(absl::StrCat(
+          Where(instruction), " of a tuple made outside its computation"));
+    }
+    const int element =
+        tuple->second[static_cast<size_t>(instruction.attributes.dimension)];
+    if (instruction.result_types[0].kind == ValueType::Kind::kTuple) {
+      auto inner = tuples.find(element);
+      if (inner == tuples.end()) {
+        return Unsupported(absl::StrCat(
+            Where(instruction), " of a tuple made outside its computation"));
+      }
+      tuples[instruction.results[0]] = inner->second;
+      return absl::OkStatus();
+    }
+    block.steps.push_back(AliasStep({element}, instruction.results));
+    return absl::OkStatus();
+  }
+
+  // results[i] is operands[i]'s memory.
+  static Step AliasStep(std::vector<int> operands, std::vector<int> results) {
+    Step step;
+    step.kind = Step::Kind::kAlias;
+    step.operands = std::move(operands);
+    step.results = std::move(results);
+    return step;
   }
 
   // A collective, run on the host (gpu_program.cc): the CPU engine's

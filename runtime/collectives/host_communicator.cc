@@ -10,20 +10,18 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "runtime/collectives/algorithm.h"
 #include "runtime/collectives/all_to_all.h"
 #include "runtime/collectives/broadcast.h"
+#include "runtime/collectives/collective_request.h"
 #include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/halving_doubling.h"
 #include "runtime/collectives/hierarchical.h"
 #include "runtime/collectives/in_process_transport.h"
 #include "runtime/collectives/operation_header.h"
-#include "runtime/collectives/output_dims.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/collectives/ring.h"
 #include "runtime/collectives/staged_ring.h"
-#include "runtime/core/base/element_type.h"
 #include "runtime/core/base/trace_recorder.h"
 #include "support/status_macros.h"
 
@@ -47,7 +45,8 @@ struct HostCommunicator::Operation {
   size_t reduce_count = 0;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
-  absl::Status dependencies;  // The joined dependencies' status.
+  std::vector<int64_t> output_dims;  // Every output's.
+  absl::Status dependencies;         // The joined dependencies' status.
   struct Part {
     std::shared_ptr<DeviceAllocation> input;
     std::shared_ptr<DeviceAllocation> output;  // Null: nothing received.
@@ -56,6 +55,19 @@ struct HostCommunicator::Operation {
     EventRef done;
   };
   std::vector<Part> parts;  // Per local rank.
+
+  // What the first message to a remote peer carries, so that ranks that
+  // disagree on the operation are told so.
+  OperationHeader Header() const {
+    OperationHeader header;
+    header.sequence = sequence;
+    header.kind = kind;
+    header.op = op_code;
+    header.type = type;
+    header.count = static_cast<int64_t>(input_count);
+    header.root = root;
+    return header;
+  }
 };
 
 namespace {
@@ -72,9 +84,16 @@ absl::Status NameRank(PJRTX_CollectiveKind kind, int rank,
                                    ": ", status.message()));
 }
 
-std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
-  return absl::StrCat(ElementTypeName(type), "[", absl::StrJoin(dims, ","),
-                      "]");
+// A send/recv between local ranks that do not name each other, said by
+// the arrays' indices.
+absl::Status UnmatchedByIndex(const UnmatchedMessage& message) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      message.sends ? "send_to[" : "recv_from[", message.index, "] is ",
+      message.peer_rank, " but ", message.sends ? "recv_from[" : "send_to[",
+      message.peer_index, "] (rank ", message.peer_rank, ") is ",
+      message.peer_names, "; expected ", message.rank,
+      message.sends ? " so that every message has a receiver"
+                    : " so that every receive has a sender"));
 }
 
 Algorithm ToAlgorithm(PJRTX_CollectiveAlgorithm algorithm) {
@@ -419,60 +438,46 @@ void HostCommunicator::ConnectRemote(
 
 absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
     const CollectiveRequest& request) {
-  const size_t num_local = local_.size();
-  if (request.inputs.size() != num_local) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("got ", request.inputs.size(), " inputs; expected ",
-                     num_local, ", one per local rank"));
-  }
-  const Buffer& first = *request.inputs[0];
-  for (size_t i = 0; i < num_local; ++i) {
-    const Buffer& input = *request.inputs[i];
-    if (input.device() != local_[i].device) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("inputs[", i, "] lives on device ",
-                       client_->device(input.device()).global_id,
-                       "; local rank ", local_[i].rank, " is device ",
-                       client_->device(local_[i].device).global_id));
-    }
-    if (input.type() != first.type() || input.dims() != first.dims()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inputs[", i, "] is ", Shape(input.type(), input.dims()),
-          " but inputs[0] is ", Shape(first.type(), first.dims()),
-          "; every rank of a collective must pass the same type and shape"));
-    }
-  }
+  PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<Operation> operation,
+                         PlanOperation(request));
+  // Everything is checked; acquire memory, then issue.
+  std::vector<EventRef> dependencies = request.wait_for;
+  PJRTX_ASSIGN_OR_RETURN(std::vector<CollectiveResult> results,
+                         AcquireParts(request, *operation, dependencies));
+  Issue(operation, std::move(dependencies));
+  return results;
+}
+
+absl::StatusOr<std::shared_ptr<HostCommunicator::Operation>>
+HostCommunicator::PlanOperation(const CollectiveRequest& request) {
+  std::vector<int> devices;
+  for (const LocalRank& local : local_) devices.push_back(local.device);
+  CollectiveRequestChecks checks;
+  checks.client = client_.get();
+  checks.size = size();
+  checks.local_ranks = local_ranks_;
+  checks.local_devices = devices;
+  checks.reduction = [](PJRTX_Buffer_Type type, PJRTX_ReduceOp op) {
+    return ReductionLayoutOf(type, ReduceOpOf(op));
+  };
+  checks.unmatched = UnmatchedByIndex;
+  PJRTX_ASSIGN_OR_RETURN(CheckedCollective checked,
+                         CheckCollectiveRequest(request, checks));
   auto operation = std::make_shared<Operation>();
   Operation& op = *operation;
   op.kind = request.kind;
   op.op = ReduceOpOf(request.op);
   op.op_code = request.op;
   op.root = static_cast<int>(request.root);
-  op.type = first.type();
+  op.type = checked.type;
   op.timeout = std::chrono::milliseconds(
       request.timeout_ms > 0 ? request.timeout_ms : timeout_ms_);
-  const bool reduces = request.kind == PJRTX_Collective_ALL_REDUCE ||
-                       request.kind == PJRTX_Collective_REDUCE_SCATTER;
-  size_t element_size = 0;
-  size_t values_per_element = 1;
-  if (reduces) {
-    PJRTX_ASSIGN_OR_RETURN(ReductionLayout layout,
-                           ReductionLayoutOf(op.type, op.op));
-    element_size = layout.element_size;
-    values_per_element = layout.values_per_element;
-    op.reduce_type = layout.type;
-  } else {
-    PJRTX_ASSIGN_OR_RETURN(element_size, SupportedElementSize(op.type));
-  }
-  PJRTX_ASSIGN_OR_RETURN(
-      std::vector<int64_t> out_dims,
-      CollectiveOutputDims(request.kind, first.dims(), size()));
-  PJRTX_ASSIGN_OR_RETURN(int64_t in_count, ElementCount(first.dims()));
-  PJRTX_ASSIGN_OR_RETURN(int64_t out_count, ElementCount(out_dims));
-  op.input_count = static_cast<size_t>(in_count);
-  op.reduce_count = op.input_count * values_per_element;
-  op.input_bytes = op.input_count * element_size;
-  op.output_bytes = static_cast<size_t>(out_count) * element_size;
+  op.input_count = checked.input_count;
+  op.reduce_type = checked.reduction.type;
+  op.reduce_count = checked.reduce_count;
+  op.input_bytes = checked.input_bytes;
+  op.output_bytes = checked.output_bytes;
+  op.output_dims = std::move(checked.output_dims);
   if (request.kind == PJRTX_Collective_ALL_REDUCE) {
     // A single process holds one slice.
     const int slices = multi_process_ ? num_slices_ : 1;
@@ -487,37 +492,13 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
           " slices of different sizes; use ring or halving_doubling"));
     }
   }
-  if (request.kind == PJRTX_Collective_SEND_RECV) {
-    // Both sides of a message between local ranks are known here; a
-    // message to or from another process is checked by its header.
-    std::map<int64_t, size_t> local_index;
-    for (size_t i = 0; i < num_local; ++i) local_index[local_[i].rank] = i;
-    for (size_t i = 0; i < num_local; ++i) {
-      const int64_t to = request.send_to[i];
-      auto peer = local_index.find(to);
-      if (to >= 0 && peer != local_index.end() &&
-          request.recv_from[peer->second] != local_[i].rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "send_to[", i, "] is ", to, " but recv_from[", peer->second,
-            "] (rank ", to, ") is ", request.recv_from[peer->second],
-            "; expected ", local_[i].rank,
-            " so that every message has a receiver"));
-      }
-      const int64_t from = request.recv_from[i];
-      peer = local_index.find(from);
-      if (from >= 0 && peer != local_index.end() &&
-          request.send_to[peer->second] != local_[i].rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "recv_from[", i, "] is ", from, " but send_to[", peer->second,
-            "] (rank ", from, ") is ", request.send_to[peer->second],
-            "; expected ", local_[i].rank,
-            " so that every receive has a sender"));
-      }
-    }
-  }
+  return operation;
+}
 
-  // Everything is checked; acquire memory, then issue.
-  std::vector<EventRef> dependencies = request.wait_for;
+absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::AcquireParts(
+    const CollectiveRequest& request, Operation& op,
+    std::vector<EventRef>& dependencies) {
+  const size_t num_local = local_.size();
   op.parts.resize(num_local);
   for (size_t i = 0; i < num_local; ++i) {
     Buffer& input = *request.inputs[i];
@@ -557,7 +538,7 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
     }
     results[i].output =
         Buffer::FromAllocation(client_, local_[i].device, memory, op.type,
-                               out_dims, part.output, part.done);
+                               op.output_dims, part.output, part.done);
   }
   for (size_t i = 0; i < num_local; ++i) {
     Buffer& input = *request.inputs[i];
@@ -567,7 +548,13 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
       input.AddUsage(op.parts[i].done);
     }
   }
+  return results;
+}
 
+void HostCommunicator::Issue(const std::shared_ptr<Operation>& operation,
+                             std::vector<EventRef> dependencies) {
+  Operation& op = *operation;
+  const size_t num_local = local_.size();
   std::vector<uint64_t> tickets(num_local);
   {
     std::lock_guard<std::mutex> lock(issue_mu_);
@@ -600,7 +587,6 @@ absl::StatusOr<std::vector<CollectiveResult>> HostCommunicator::Collective(
           workers[i]->Release(tickets[i]);
         }
       });
-  return results;
 }
 
 absl::Status HostCommunicator::RunPart(const Operation& operation,
@@ -612,7 +598,6 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       client_->device(local.device).global_id, "collective",
       [&operation] { return std::string(CollectiveKindName(operation.kind)); });
   const Operation::Part& part = operation.parts[index];
-  Transport& transport = *local.transport;
   const Deadline deadline =
       std::chrono::steady_clock::now() + operation.timeout;
   // Only dereferenced where the host can address device memory.
@@ -623,18 +608,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
                                   : nullptr;
   const size_t in_bytes = operation.input_bytes;
   const size_t out_bytes = part.output == nullptr ? 0 : operation.output_bytes;
-  const int size = static_cast<int>(size_);
   const int rank = static_cast<int>(local.rank);
-  if (multi_process_) {
-    OperationHeader header;
-    header.sequence = operation.sequence;
-    header.kind = operation.kind;
-    header.op = operation.op_code;
-    header.type = operation.type;
-    header.count = static_cast<int64_t>(operation.input_count);
-    header.root = operation.root;
-    transport.BeginOperation(header);
-  }
+  if (multi_process_) local.transport->BeginOperation(operation.Header());
 
   // Across processes the links cannot read device memory, nor can any
   // where the host cannot address it (a GPU's): the operation runs on host
@@ -650,34 +625,18 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
   // data travels; other device memory is staged whole by the driver.
   const bool piecewise = staged && multi_process_ && device_memory_on_host_;
   Staging& staging = *local.staging;
+  if (piecewise) {
+    if (std::optional<absl::Status> status =
+            RunPiecewise(operation, index, device_in, device_out, deadline)) {
+      CountTraffic(local);
+      return NameRank(operation.kind, rank, *status);
+    }
+  }
   const bool in_place = operation.kind == PJRTX_Collective_ALL_REDUCE ||
                         operation.kind == PJRTX_Collective_BROADCAST ||
                         operation.kind == PJRTX_Collective_ALL_GATHER;
   uint8_t* in = device_in;
   uint8_t* out = device_out;
-  if (piecewise) {
-    if (operation.kind == PJRTX_Collective_SEND_RECV) {
-      // Copied by the transport as it travels.
-      absl::Status status = StagedSendRecv(operation, index, staging, device_in,
-                                           device_out, deadline);
-      CountTraffic(local);
-      return NameRank(operation.kind, rank, status);
-    }
-    if (operation.kind == PJRTX_Collective_ALL_REDUCE &&
-        operation.algorithm != Algorithm::kHalvingDoubling &&
-        operation.algorithm != Algorithm::kHierarchical) {
-      // Reduced in host memory; the copies out of the chip and back are
-      // made by the transfers themselves.
-      absl::Status status = StagedRingAllReduce(
-          transport, operation.op, operation.reduce_type,
-          staging.Chip(device_in, device_out, out_bytes),
-          staging.Reserve(out_bytes), operation.reduce_count, id_,
-          operation.sequence, deadline);
-      staging.CountChipCopies();
-      CountTraffic(local);
-      return NameRank(operation.kind, rank, status);
-    }
-  }
   if (staged) {
     // The input's copy lands where the algorithm wants it: in the output
     // for operations that work in place, beside it otherwise.
@@ -692,64 +651,105 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
       return NameRank(operation.kind, rank, copied);
     }
   }
+  absl::Status status =
+      RunAlgorithm(operation, index, in, out, shard_staged, deadline);
+  if (staged && status.ok() && out_bytes > 0) {
+    status = staging.In(*part.output, out, out_bytes);
+  }
+  staging.CountChipCopies();
+  CountTraffic(local);
+  return NameRank(operation.kind, rank, status);
+}
+
+std::optional<absl::Status> HostCommunicator::RunPiecewise(
+    const Operation& operation, size_t index, uint8_t* device_in,
+    uint8_t* device_out, Deadline deadline) {
+  LocalRank& local = local_[index];
+  Staging& staging = *local.staging;
+  if (operation.kind == PJRTX_Collective_SEND_RECV) {
+    // Copied by the transport as it travels.
+    return StagedSendRecv(operation, index, staging, device_in, device_out,
+                          deadline);
+  }
+  if (operation.kind == PJRTX_Collective_ALL_REDUCE &&
+      operation.algorithm != Algorithm::kHalvingDoubling &&
+      operation.algorithm != Algorithm::kHierarchical) {
+    // Reduced in host memory; the copies out of the chip and back are
+    // made by the transfers themselves.
+    const size_t out_bytes =
+        operation.parts[index].output == nullptr ? 0 : operation.output_bytes;
+    absl::Status status = StagedRingAllReduce(
+        *local.transport, operation.op, operation.reduce_type,
+        staging.Chip(device_in, device_out, out_bytes),
+        staging.Reserve(out_bytes), operation.reduce_count, id_,
+        operation.sequence, deadline);
+    staging.CountChipCopies();
+    return status;
+  }
+  return std::nullopt;
+}
+
+absl::Status HostCommunicator::RunAlgorithm(const Operation& operation,
+                                            size_t index, uint8_t* in,
+                                            uint8_t* out, bool shard_staged,
+                                            Deadline deadline) {
+  LocalRank& local = local_[index];
+  const Operation::Part& part = operation.parts[index];
+  Transport& transport = *local.transport;
+  const size_t in_bytes = operation.input_bytes;
+  const size_t out_bytes = part.output == nullptr ? 0 : operation.output_bytes;
+  const int size = static_cast<int>(size_);
+  const int rank = static_cast<int>(local.rank);
   auto copy_input_to = [&](uint8_t* dst) {
     if (in_bytes > 0 && dst != in) std::memcpy(dst, in, in_bytes);
   };
-  absl::Status status;
   switch (operation.kind) {
     case PJRTX_Collective_ALL_REDUCE:
       copy_input_to(out);
       switch (operation.algorithm) {
         case Algorithm::kHalvingDoubling:
-          status = HalvingDoublingAllReduce(
+          return HalvingDoublingAllReduce(
               transport, operation.op, operation.reduce_type, out,
               operation.reduce_count, id_, operation.sequence, deadline);
-          break;
         case Algorithm::kHierarchical:
-          status = HierarchicalAllReduce(
+          return HierarchicalAllReduce(
               multi_process_ ? *local.intra_slice : transport,
               *local.inter_slice, operation.op, operation.reduce_type, out,
               operation.reduce_count, id_, operation.sequence, deadline,
-              shard_staged ? &staging : nullptr);
-          break;
+              shard_staged ? local.staging.get() : nullptr);
         default:
-          status = RingAllReduce(transport, operation.op, operation.reduce_type,
-                                 out, operation.reduce_count, id_,
-                                 operation.sequence, deadline);
-          break;
+          return RingAllReduce(transport, operation.op, operation.reduce_type,
+                               out, operation.reduce_count, id_,
+                               operation.sequence, deadline);
       }
-      break;
     case PJRTX_Collective_REDUCE_SCATTER: {
       // The ring leaves every chunk but the rank's own half reduced, so it
       // works on a copy and only the rank's block lands in the output.
       std::vector<uint8_t> scratch(in, in + in_bytes);
-      status = RingReduceScatter(transport, operation.op, operation.reduce_type,
-                                 scratch.data(), operation.reduce_count, id_,
-                                 operation.sequence, deadline);
+      absl::Status status = RingReduceScatter(
+          transport, operation.op, operation.reduce_type, scratch.data(),
+          operation.reduce_count, id_, operation.sequence, deadline);
       if (status.ok() && out_bytes > 0) {
         std::memcpy(out, scratch.data() + rank * out_bytes, out_bytes);
       }
-      break;
+      return status;
     }
     case PJRTX_Collective_ALL_GATHER:
       copy_input_to(out + rank * in_bytes);
-      status = RingAllGather(transport, operation.type, out,
-                             operation.input_count * size, id_,
-                             operation.sequence, deadline);
-      break;
+      return RingAllGather(transport, operation.type, out,
+                           operation.input_count * size, id_,
+                           operation.sequence, deadline);
     case PJRTX_Collective_BROADCAST:
       copy_input_to(out);
-      status =
-          Broadcast(transport, operation.root, absl::MakeSpan(out, out_bytes),
-                    id_, operation.sequence, deadline);
-      break;
+      return Broadcast(transport, operation.root,
+                       absl::MakeSpan(out, out_bytes), id_, operation.sequence,
+                       deadline);
     case PJRTX_Collective_ALL_TO_ALL:
-      status = AllToAll(transport, absl::MakeConstSpan(in, in_bytes),
-                        absl::MakeSpan(out, out_bytes), id_, operation.sequence,
-                        deadline);
-      break;
+      return AllToAll(transport, absl::MakeConstSpan(in, in_bytes),
+                      absl::MakeSpan(out, out_bytes), id_, operation.sequence,
+                      deadline);
     case PJRTX_Collective_SEND_RECV:
-      status = transport.SendRecv(
+      return transport.SendRecv(
           part.send_to,
           part.send_to < 0 ? absl::Span<const uint8_t>()
                            : absl::MakeConstSpan(in, in_bytes),
@@ -757,14 +757,8 @@ absl::Status HostCommunicator::RunPart(const Operation& operation,
           part.recv_from < 0 ? absl::Span<uint8_t>()
                              : absl::MakeSpan(out, out_bytes),
           MakeTag(id_, operation.sequence, 0), deadline);
-      break;
   }
-  if (staged && status.ok() && out_bytes > 0) {
-    status = staging.In(*part.output, out, out_bytes);
-  }
-  staging.CountChipCopies();
-  CountTraffic(local);
-  return NameRank(operation.kind, rank, status);
+  return absl::OkStatus();
 }
 
 absl::Status HostCommunicator::StagedSendRecv(const Operation& operation,

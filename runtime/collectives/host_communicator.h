@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -107,8 +108,36 @@ class HostCommunicator : public Communicator {
       const Layout& layout,
       std::vector<absl::StatusOr<std::unique_ptr<Transport>>>& remotes);
 
+  // Checks `request` and works out what the operation moves; its buffers
+  // are not touched yet.
+  absl::StatusOr<std::shared_ptr<Operation>> PlanOperation(
+      const CollectiveRequest& request);
+  // Takes the inputs for the operation (donated ones deleted, the others
+  // read until the parts are done), allocates the outputs and adds what
+  // the parts must wait for to `dependencies`.
+  absl::StatusOr<std::vector<CollectiveResult>> AcquireParts(
+      const CollectiveRequest& request, Operation& operation,
+      std::vector<EventRef>& dependencies);
+  // Queues the parts on the local ranks' workers, in the same order on
+  // every rank, to run once `dependencies` are ready.
+  void Issue(const std::shared_ptr<Operation>& operation,
+             std::vector<EventRef> dependencies);
+
   // Runs local rank `index`'s part of `operation` on its worker.
   absl::Status RunPart(const Operation& operation, size_t index);
+  // The part across processes where the links copy the chip's memory
+  // piece by piece as it travels (send/recv, the ring all-reduce); nullopt
+  // where the operation is staged whole instead.
+  std::optional<absl::Status> RunPiecewise(const Operation& operation,
+                                           size_t index, uint8_t* device_in,
+                                           uint8_t* device_out,
+                                           Deadline deadline);
+  // The collective algorithm of the part, from `in` to `out` (device or
+  // host memory); `shard_staged`: the hierarchical all-reduce stages its
+  // cross-slice shard itself.
+  absl::Status RunAlgorithm(const Operation& operation, size_t index,
+                            uint8_t* in, uint8_t* out, bool shard_staged,
+                            Deadline deadline);
   // Local rank `index`'s part of a send/recv across processes: the
   // transport copies the chips' buffers into and out of its own host
   // buffers (Transport::SendRecvStaged), counted as `staging`'s copies.

@@ -9,6 +9,7 @@
 #include "runtime/cpu/collective_groups.h"
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/kernels.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -114,6 +115,167 @@ absl::StatusOr<PermuteLayout> LayOutPermute(const ir::CollectiveSpec& spec,
   return layout;
 }
 
+// What the processes of an exchange contributed: one payload each, every
+// one the packed tensors of `shapes`.
+struct Contributions {
+  std::vector<Payload> payloads;
+  std::vector<Shape> shapes;
+
+  // Views of tensor `k` of every contribution, in order.
+  std::vector<Literal> Views(size_t k) const {
+    std::vector<Literal> views;
+    for (const Payload& p : payloads) views.push_back(Unpack(p, shapes)[k]);
+    return views;
+  }
+};
+
+// The tensors each process contributes to `instruction`: its tensor
+// operands but a dynamic root's indices; for recv, its tensor results.
+std::vector<Shape> ContributionShapes(const ir::Instruction& instruction,
+                                      absl::Span<const Literal> operands) {
+  std::vector<Shape> shapes;
+  if (instruction.opcode == OpCode::kRecv) {
+    for (const ir::ValueType& t : instruction.result_types) {
+      if (t.kind == ir::ValueType::Kind::kTensor) shapes.push_back(t.shape);
+    }
+    return shapes;
+  }
+  for (const Literal& l : operands) shapes.push_back(l.shape());
+  if (instruction.attributes.collective.has_dynamic_root) {
+    shapes.pop_back();  // The root indices.
+  }
+  return shapes;
+}
+
+// Every contribution must have this process's layout; an error names what
+// was expected from whom (`group`: the contributors, in order).
+absl::Status CheckContributions(const char* kind, OpCode opcode,
+                                int64_t process,
+                                const std::vector<int64_t>& group,
+                                const std::vector<Payload>& payloads,
+                                const std::vector<Shape>& shapes) {
+  const size_t expected = TotalBytes(shapes);
+  for (size_t i = 0; i < payloads.size(); ++i) {
+    if (payloads[i] != nullptr && payloads[i]->size() == expected) continue;
+    std::vector<std::string> types;
+    for (const Shape& s : shapes) types.push_back(s.ToString());
+    return absl::InvalidArgumentError(absl::StrCat(
+        kind, ": process ", process, " expects ", expected, " bytes (",
+        absl::StrJoin(types, ", "), ") from ",
+        opcode == OpCode::kRecv
+            ? "its sender"
+            : absl::StrCat("process ", group.empty() ? -1 : group[i]),
+        ", which sent ",
+        payloads[i] == nullptr ? std::string("nothing")
+                               : absl::StrCat(payloads[i]->size(), " bytes"),
+        " (do the programs of the launch agree?)"));
+  }
+  return absl::OkStatus();
+}
+
+std::vector<TensorValue> TensorResults(std::vector<Literal> literals) {
+  std::vector<TensorValue> values;
+  for (Literal& l : literals)
+    values.push_back(TensorValue::Tensor(std::move(l)));
+  return values;
+}
+
+// ((p0 op p1) op p2) ... of `inputs` in one pass: registers 0..n-1 are the
+// contributions, each step folds in the next.
+absl::StatusOr<Literal> FoldBinary(ir::BinaryOp op, const Shape& shape,
+                                   std::vector<Literal> inputs) {
+  const int n = static_cast<int>(inputs.size());
+  ir::FusedBody body;
+  body.num_inputs = n;
+  for (int j = 1; j < n; ++j) {
+    ir::FusedStep step;
+    step.opcode = ir::OpCode::kBinary;
+    step.binary = op;
+    step.inputs = {j == 1 ? 0 : n + j - 2, j};
+    step.type = shape.type;
+    body.steps.push_back(std::move(step));
+  }
+  body.outputs = {2 * n - 2};
+  std::vector<Literal> out = {Literal::ForOverwrite(shape)};
+  PJRTX_RETURN_IF_ERROR(RunFusedElementwise(body, inputs, absl::MakeSpan(out)));
+  return std::move(out[0]);
+}
+
+// Tensor `k` of every contribution, combined by `combine`.
+absl::StatusOr<Literal> Combine(const Contributions& received, size_t k,
+                                const Combiner& combine) {
+  const std::vector<Payload>& payloads = received.payloads;
+  const std::vector<Shape>& shapes = received.shapes;
+  if (payloads.size() == 1) return OwnedCopy(Unpack(payloads[0], shapes)[k]);
+  if (combine.binary.has_value()) {
+    return FoldBinary(*combine.binary, shapes[k], received.Views(k));
+  }
+  Literal acc = OwnedCopy(Unpack(payloads[0], shapes)[k]);
+  for (size_t j = 1; j < payloads.size(); ++j) {
+    PJRTX_ASSIGN_OR_RETURN(acc,
+                           combine.pair(acc, Unpack(payloads[j], shapes)[k]));
+  }
+  return acc;
+}
+
+// Block `index` of `whole` along `dim`, of `block`'s shape
+// (reduce_scatter: the group member's share).
+Literal BlockOf(const Literal& whole, const Shape& block, int64_t dim,
+                size_t index) {
+  std::vector<int64_t> start(block.rank(), 0), limit = block.dims,
+                                               strides(block.rank(), 1);
+  start[dim] = static_cast<int64_t>(index) * block.dims[dim];
+  limit[dim] = start[dim] + block.dims[dim];
+  return Slice(whole, start, limit, strides, block);
+}
+
+// all_to_all: block `index` of every contribution along the split
+// dimension, concatenated along the concat dimension.
+std::vector<Literal> ExchangeBlocks(const Contributions& received,
+                                    const ir::CollectiveSpec& spec,
+                                    const ir::Instruction& instruction,
+                                    size_t index) {
+  std::vector<Literal> results;
+  for (size_t k = 0; k < received.shapes.size(); ++k) {
+    const Shape& in = received.shapes[k];
+    const int64_t split = spec.split_dimension;
+    const int64_t chunk = in.dims[split] / spec.split_count;
+    std::vector<int64_t> start(in.rank(), 0), limit = in.dims,
+                                              strides(in.rank(), 1);
+    start[split] = static_cast<int64_t>(index) * chunk;
+    limit[split] = start[split] + chunk;
+    Shape part_shape = in;
+    part_shape.dims[split] = chunk;
+    std::vector<Literal> parts;
+    for (const Literal& view : received.Views(k)) {
+      parts.push_back(Slice(view, start, limit, strides, part_shape));
+    }
+    results.push_back(Concatenate(parts, spec.concat_dimension,
+                                  instruction.result_types[k].shape));
+  }
+  return results;
+}
+
+// collective_broadcast with a root per operand, known only now: operand k
+// from the contribution of group member roots[k].
+absl::StatusOr<std::vector<Literal>> FromDynamicRoots(
+    const char* kind, const Contributions& received, const Literal& roots,
+    const std::vector<int64_t>& group) {
+  const std::vector<Payload>& payloads = received.payloads;
+  std::vector<Literal> results;
+  for (size_t k = 0; k < received.shapes.size(); ++k) {
+    const int64_t source = roots.GetInt(static_cast<int64_t>(k));
+    if (source < 0 || source >= static_cast<int64_t>(payloads.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kind, ": root index ", source, " for operand ", k,
+                       " is outside the group of ", payloads.size(),
+                       " process(es): ", absl::StrJoin(group, ", ")));
+    }
+    results.push_back(OwnedCopy(Unpack(payloads[source], received.shapes)[k]));
+  }
+  return results;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
@@ -132,33 +294,34 @@ absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
     const std::string key =
         sequence.NextKey(absl::StrCat("channel ", spec.channel_id));
     const bool sender = opcode == OpCode::kSend;
-    absl::StatusOr<std::unique_ptr<PendingExchange>> pending =
+    PJRTX_ASSIGN_OR_RETURN(
+        std::unique_ptr<PendingExchange> pending,
         context.StartChannel(key, kind, sender,
-                             sender ? Pack(tensors) : nullptr);
-    if (!pending.ok()) return pending.status();
+                             sender ? Pack(tensors) : nullptr));
     return std::make_unique<StartedCollective>(instruction, std::move(tensors),
                                                std::vector<int64_t>{},
-                                               *std::move(pending));
+                                               std::move(pending));
   }
 
   if (opcode == OpCode::kCollectivePermute) {
-    absl::StatusOr<PermuteLayout> layout = LayOutPermute(
-        spec, self, context.num_replicas(), context.num_partitions());
-    if (!layout.ok()) return layout.status();
+    PJRTX_ASSIGN_OR_RETURN(PermuteLayout layout,
+                           LayOutPermute(spec, self, context.num_replicas(),
+                                         context.num_partitions()));
     bool is_source = false;
     std::vector<int64_t> sources;
     for (const auto& [source, target] : spec.source_target_pairs) {
-      if (source == layout->self) is_source = true;
-      if (target == layout->self) sources.push_back(layout->slice[source]);
+      if (source == layout.self) is_source = true;
+      if (target == layout.self) sources.push_back(layout.slice[source]);
     }
     const std::string key = sequence.NextKey(
-        absl::StrCat(kind, " ", absl::StrJoin(layout->slice, ",")));
-    absl::StatusOr<std::unique_ptr<PendingExchange>> pending = context.Start(
-        key, kind, layout->slice, is_source ? Pack(tensors) : nullptr, sources);
-    if (!pending.ok()) return pending.status();
+        absl::StrCat(kind, " ", absl::StrJoin(layout.slice, ",")));
+    PJRTX_ASSIGN_OR_RETURN(
+        std::unique_ptr<PendingExchange> pending,
+        context.Start(key, kind, layout.slice,
+                      is_source ? Pack(tensors) : nullptr, sources));
     return std::make_unique<StartedCollective>(instruction, std::move(tensors),
                                                std::move(sources),
-                                               *std::move(pending));
+                                               std::move(pending));
   }
 
   absl::StatusOr<std::vector<std::vector<int64_t>>> groups =
@@ -201,11 +364,11 @@ absl::StatusOr<std::unique_ptr<StartedCollective>> StartCollective(
   }
   const std::string key =
       sequence.NextKey(absl::StrCat(kind, " ", absl::StrJoin(group, ",")));
-  absl::StatusOr<std::unique_ptr<PendingExchange>> pending =
-      context.Start(key, kind, group, std::move(payload), sources);
-  if (!pending.ok()) return pending.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      std::unique_ptr<PendingExchange> pending,
+      context.Start(key, kind, group, std::move(payload), sources));
   return std::make_unique<StartedCollective>(
-      instruction, std::move(tensors), std::move(group), *std::move(pending));
+      instruction, std::move(tensors), std::move(group), std::move(pending));
 }
 
 absl::StatusOr<std::vector<TensorValue>> StartedCollective::Finish(
@@ -213,79 +376,15 @@ absl::StatusOr<std::vector<TensorValue>> StartedCollective::Finish(
   const OpCode opcode = instruction_.opcode;
   const char* kind = KindName(opcode);
   const ir::CollectiveSpec& spec = instruction_.attributes.collective;
-  std::vector<Payload> payloads;
+  Contributions received;
   if (pending_ != nullptr) {
-    absl::StatusOr<std::vector<Payload>> received = pending_->Finish();
-    if (!received.ok()) return received.status();
-    payloads = *std::move(received);
+    PJRTX_ASSIGN_OR_RETURN(received.payloads, pending_->Finish());
   }
-  std::vector<Shape> shapes;
-  for (const Literal& l : operands_) shapes.push_back(l.shape());
-  if (spec.has_dynamic_root) shapes.pop_back();  // The root indices.
-  if (opcode == OpCode::kRecv) {
-    shapes.clear();
-    for (const ir::ValueType& t : instruction_.result_types) {
-      if (t.kind == ir::ValueType::Kind::kTensor) shapes.push_back(t.shape);
-    }
-  }
-  // Every contribution must have this process's layout.
-  const size_t expected = TotalBytes(shapes);
-  for (size_t i = 0; i < payloads.size(); ++i) {
-    if (payloads[i] == nullptr || payloads[i]->size() != expected) {
-      std::vector<std::string> types;
-      for (const Shape& s : shapes) types.push_back(s.ToString());
-      return absl::InvalidArgumentError(absl::StrCat(
-          kind, ": process ", process, " expects ", expected, " bytes (",
-          absl::StrJoin(types, ", "), ") from ",
-          opcode == OpCode::kRecv
-              ? "its sender"
-              : absl::StrCat("process ", group_.empty() ? -1 : group_[i]),
-          ", which sent ",
-          payloads[i] == nullptr ? std::string("nothing")
-                                 : absl::StrCat(payloads[i]->size(), " bytes"),
-          " (do the programs of the launch agree?)"));
-    }
-  }
-  auto tensor_results = [](std::vector<Literal> literals) {
-    std::vector<TensorValue> values;
-    for (Literal& l : literals)
-      values.push_back(TensorValue::Tensor(std::move(l)));
-    return values;
-  };
-  auto reduce = [&](size_t k) -> absl::StatusOr<Literal> {
-    if (payloads.size() == 1) return OwnedCopy(Unpack(payloads[0], shapes)[k]);
-    if (combine.binary.has_value()) {
-      // ((p0 op p1) op p2) ... in one pass: registers 0..n-1 are the
-      // contributions, each step folds in the next.
-      const int n = static_cast<int>(payloads.size());
-      ir::FusedBody body;
-      body.num_inputs = n;
-      for (int j = 1; j < n; ++j) {
-        ir::FusedStep step;
-        step.opcode = ir::OpCode::kBinary;
-        step.binary = *combine.binary;
-        step.inputs = {j == 1 ? 0 : n + j - 2, j};
-        step.type = shapes[k].type;
-        body.steps.push_back(std::move(step));
-      }
-      body.outputs = {2 * n - 2};
-      std::vector<Literal> inputs;
-      for (const Payload& p : payloads) inputs.push_back(Unpack(p, shapes)[k]);
-      std::vector<Literal> out = {Literal::ForOverwrite(shapes[k])};
-      absl::Status status =
-          RunFusedElementwise(body, inputs, absl::MakeSpan(out));
-      if (!status.ok()) return status;
-      return std::move(out[0]);
-    }
-    Literal acc = OwnedCopy(Unpack(payloads[0], shapes)[k]);
-    for (size_t j = 1; j < payloads.size(); ++j) {
-      absl::StatusOr<Literal> next =
-          combine.pair(acc, Unpack(payloads[j], shapes)[k]);
-      if (!next.ok()) return next.status();
-      acc = *std::move(next);
-    }
-    return acc;
-  };
+  received.shapes = ContributionShapes(instruction_, operands_);
+  PJRTX_RETURN_IF_ERROR(CheckContributions(kind, opcode, process, group_,
+                                           received.payloads, received.shapes));
+  const std::vector<Payload>& payloads = received.payloads;
+  const std::vector<Shape>& shapes = received.shapes;
   const size_t index =
       std::find(group_.begin(), group_.end(), process) - group_.begin();
 
@@ -293,84 +392,46 @@ absl::StatusOr<std::vector<TensorValue>> StartedCollective::Finish(
     case OpCode::kAllReduce: {
       std::vector<Literal> results;
       for (size_t k = 0; k < shapes.size(); ++k) {
-        absl::StatusOr<Literal> r = reduce(k);
-        if (!r.ok()) return r.status();
-        results.push_back(*std::move(r));
+        PJRTX_ASSIGN_OR_RETURN(Literal r, Combine(received, k, combine));
+        results.push_back(std::move(r));
       }
-      return tensor_results(std::move(results));
+      return TensorResults(std::move(results));
     }
     case OpCode::kCollectiveReduce: {
       if (payloads.empty()) {
-        return tensor_results({Literal(instruction_.result_types[0].shape)});
+        return TensorResults({Literal(instruction_.result_types[0].shape)});
       }
-      absl::StatusOr<Literal> r = reduce(0);
-      if (!r.ok()) return r.status();
-      return tensor_results({*std::move(r)});
+      PJRTX_ASSIGN_OR_RETURN(Literal r, Combine(received, 0, combine));
+      return TensorResults({std::move(r)});
     }
     case OpCode::kReduceScatter: {
-      absl::StatusOr<Literal> r = reduce(0);
-      if (!r.ok()) return r.status();
-      const Shape& result = instruction_.result_types[0].shape;
-      const int64_t dim = instruction_.attributes.dimension;
-      std::vector<int64_t> start(result.rank(), 0), limit = result.dims,
-                                                    strides(result.rank(), 1);
-      start[dim] = static_cast<int64_t>(index) * result.dims[dim];
-      limit[dim] = start[dim] + result.dims[dim];
-      return tensor_results({Slice(*r, start, limit, strides, result)});
+      PJRTX_ASSIGN_OR_RETURN(Literal r, Combine(received, 0, combine));
+      return TensorResults({BlockOf(r, instruction_.result_types[0].shape,
+                                    instruction_.attributes.dimension, index)});
     }
     case OpCode::kAllGather: {
       std::vector<Literal> results;
       for (size_t k = 0; k < shapes.size(); ++k) {
-        std::vector<Literal> parts;
-        for (const Payload& p : payloads) parts.push_back(Unpack(p, shapes)[k]);
-        results.push_back(Concatenate(parts, instruction_.attributes.dimension,
+        results.push_back(Concatenate(received.Views(k),
+                                      instruction_.attributes.dimension,
                                       instruction_.result_types[k].shape));
       }
-      return tensor_results(std::move(results));
+      return TensorResults(std::move(results));
     }
-    case OpCode::kAllToAll: {
-      std::vector<Literal> results;
-      for (size_t k = 0; k < shapes.size(); ++k) {
-        const Shape& in = shapes[k];
-        const int64_t split = spec.split_dimension;
-        const int64_t chunk = in.dims[split] / spec.split_count;
-        std::vector<int64_t> start(in.rank(), 0), limit = in.dims,
-                                                  strides(in.rank(), 1);
-        start[split] = static_cast<int64_t>(index) * chunk;
-        limit[split] = start[split] + chunk;
-        Shape part_shape = in;
-        part_shape.dims[split] = chunk;
-        std::vector<Literal> parts;
-        for (const Payload& p : payloads) {
-          parts.push_back(
-              Slice(Unpack(p, shapes)[k], start, limit, strides, part_shape));
-        }
-        results.push_back(Concatenate(parts, spec.concat_dimension,
-                                      instruction_.result_types[k].shape));
-      }
-      return tensor_results(std::move(results));
-    }
+    case OpCode::kAllToAll:
+      return TensorResults(ExchangeBlocks(received, spec, instruction_, index));
     case OpCode::kCollectiveBroadcast:
       if (spec.has_dynamic_root) {
-        const Literal& roots = operands_.back();
-        std::vector<Literal> results;
-        for (size_t k = 0; k < shapes.size(); ++k) {
-          const int64_t source = roots.GetInt(static_cast<int64_t>(k));
-          if (source < 0 || source >= static_cast<int64_t>(payloads.size())) {
-            return absl::InvalidArgumentError(
-                absl::StrCat(kind, ": root index ", source, " for operand ", k,
-                             " is outside the group of ", payloads.size(),
-                             " process(es): ", absl::StrJoin(group_, ", ")));
-          }
-          results.push_back(OwnedCopy(Unpack(payloads[source], shapes)[k]));
-        }
-        return tensor_results(std::move(results));
+        PJRTX_ASSIGN_OR_RETURN(
+            std::vector<Literal> results,
+            FromDynamicRoots(kind, received, operands_.back(), group_));
+        return TensorResults(std::move(results));
       }
       [[fallthrough]];
     case OpCode::kCollectivePermute: {
       const Shape& result = instruction_.result_types[0].shape;
-      if (payloads.empty()) return tensor_results({Literal(result)});
-      return tensor_results({OwnedCopy(Unpack(payloads[0], shapes)[0])});
+      if (payloads.empty()) return TensorResults({Literal(result)});
+      return TensorResults({OwnedCopy(Unpack(payloads[0], shapes)[0])});
     }
     case OpCode::kSend:
       return std::vector<TensorValue>{

@@ -10,6 +10,7 @@
 #include "runtime/cpu/fused_reduce.h"
 #include "runtime/cpu/kernels.h"
 #include "runtime/cpu/simple_reduce.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -57,6 +58,196 @@ int64_t ScalarIndex(const Literal& literal) {
   return ir::IsUnsignedInt(literal.type())
              ? static_cast<int64_t>(literal.GetUInt(0))
              : literal.GetInt(0);
+}
+
+absl::Status NoKernel(const Instruction& inst) {
+  return absl::InternalError(absl::StrCat("no kernel for ", inst.name));
+}
+
+// An instruction's operands and results in the values of its computation.
+class InstructionValues {
+ public:
+  InstructionValues(const Instruction& inst, std::vector<TensorValue>& env)
+      : inst_(inst), env_(env) {}
+
+  const Literal& operand(size_t i) const {
+    return env_[inst_.operands[i]].tensor;
+  }
+  std::vector<Literal> operands() const {
+    return Tensors(env_, inst_.operands);
+  }
+  const Shape& result_shape(size_t i) const {
+    return inst_.result_types[i].shape;
+  }
+  // Built only by the ops that need every result's shape: region bodies
+  // run one instruction per element, where a vector per step adds up.
+  std::vector<Shape> result_shapes() const {
+    std::vector<Shape> shapes;
+    shapes.reserve(inst_.result_types.size());
+    for (const ir::ValueType& t : inst_.result_types) shapes.push_back(t.shape);
+    return shapes;
+  }
+
+  void Set(size_t i, Literal literal) {
+    env_[inst_.results[i]] = TensorValue::Tensor(std::move(literal));
+  }
+  void SetAll(std::vector<Literal> literals) {
+    for (size_t i = 0; i < literals.size(); ++i) Set(i, std::move(literals[i]));
+  }
+  void SetValues(std::vector<TensorValue> values) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      env_[inst_.results[i]] = std::move(values[i]);
+    }
+  }
+
+ private:
+  const Instruction& inst_;
+  std::vector<TensorValue>& env_;
+};
+
+// Ops computed element by element from their operands (or from nothing).
+absl::Status ExecuteElementwise(const Instruction& inst,
+                                std::vector<TensorValue>& env) {
+  InstructionValues io(inst, env);
+  const ir::OpAttributes& a = inst.attributes;
+  switch (inst.opcode) {
+    case OpCode::kConstant: {
+      Literal literal(io.result_shape(0));
+      // An empty constant has no bytes (and memcpy takes no NULL source).
+      if (!a.constant.empty()) {
+        std::memcpy(literal.data(), a.constant.data(), a.constant.size());
+      }
+      io.Set(0, std::move(literal));
+      return absl::OkStatus();
+    }
+    case OpCode::kIota:
+      io.Set(0, Iota(io.result_shape(0), a.dimension));
+      return absl::OkStatus();
+    case OpCode::kUnary: {
+      PJRTX_ASSIGN_OR_RETURN(Literal out,
+                             Unary(a.unary, io.operand(0), io.result_shape(0)));
+      io.Set(0, std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kBinary: {
+      PJRTX_ASSIGN_OR_RETURN(
+          Literal out,
+          Binary(a.binary, io.operand(0), io.operand(1), io.result_shape(0)));
+      io.Set(0, std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kCompare:
+      io.Set(0, Compare(a.comparison, a.comparison_type, io.operand(0),
+                        io.operand(1)));
+      return absl::OkStatus();
+    case OpCode::kSelect:
+      io.Set(0, Select(io.operand(0), io.operand(1), io.operand(2)));
+      return absl::OkStatus();
+    case OpCode::kClamp:
+      io.Set(0, Clamp(io.operand(0), io.operand(1), io.operand(2)));
+      return absl::OkStatus();
+    case OpCode::kConvert:
+      io.Set(0, Convert(io.operand(0), io.result_shape(0).type));
+      return absl::OkStatus();
+    case OpCode::kBitcastConvert: {
+      PJRTX_ASSIGN_OR_RETURN(Literal out,
+                             BitcastConvert(io.operand(0), io.result_shape(0)));
+      io.Set(0, std::move(out));
+      return absl::OkStatus();
+    }
+    case OpCode::kReducePrecision:
+      io.Set(0,
+             ReducePrecision(io.operand(0), a.exponent_bits, a.mantissa_bits));
+      return absl::OkStatus();
+    default:
+      return NoKernel(inst);
+  }
+}
+
+// Ops that move or pick elements without computing new ones.
+absl::Status ExecuteDataMovement(const Instruction& inst,
+                                 std::vector<TensorValue>& env) {
+  InstructionValues io(inst, env);
+  const ir::OpAttributes& a = inst.attributes;
+  switch (inst.opcode) {
+    case OpCode::kBroadcastInDim:
+      io.Set(0, BroadcastInDim(io.operand(0), io.result_shape(0), a.dims));
+      return absl::OkStatus();
+    case OpCode::kReshape:
+      io.Set(0, Reshape(io.operand(0), io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kTranspose:
+      io.Set(0, Transpose(io.operand(0), a.dims, io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kSlice:
+      io.Set(0, Slice(io.operand(0), a.start, a.limit, a.strides,
+                      io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kDynamicSlice:
+    case OpCode::kDynamicUpdateSlice: {
+      const size_t first = inst.opcode == OpCode::kDynamicSlice ? 1 : 2;
+      std::vector<int64_t> starts;
+      for (size_t i = first; i < inst.operands.size(); ++i) {
+        starts.push_back(ScalarIndex(io.operand(i)));
+      }
+      if (inst.opcode == OpCode::kDynamicSlice) {
+        io.Set(0,
+               DynamicSlice(io.operand(0), starts, a.dims, io.result_shape(0)));
+      } else {
+        io.Set(0, DynamicUpdateSlice(io.operand(0), io.operand(1), starts));
+      }
+      return absl::OkStatus();
+    }
+    case OpCode::kConcatenate:
+      io.Set(0, Concatenate(io.operands(), a.dimension, io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kPad:
+      io.Set(0, Pad(io.operand(0), io.operand(1), a.low, a.high, a.interior,
+                    io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kReverse:
+      io.Set(0, Reverse(io.operand(0), a.dims));
+      return absl::OkStatus();
+    case OpCode::kGather:
+      io.Set(0, Gather(io.operand(0), io.operand(1), a.gather, a.dims,
+                       io.result_shape(0)));
+      return absl::OkStatus();
+    case OpCode::kGetDimensionSize: {
+      Literal size(io.result_shape(0));
+      size.SetInt(0, io.operand(0).dims()[a.dimension]);
+      io.Set(0, std::move(size));
+      return absl::OkStatus();
+    }
+    default:
+      return NoKernel(inst);
+  }
+}
+
+// Tuples and tokens: values that carry no data of their own.
+absl::Status ExecuteTuplesAndTokens(const Instruction& inst,
+                                    std::vector<TensorValue>& env) {
+  switch (inst.opcode) {
+    case OpCode::kTuple: {
+      TensorValue tuple{ir::ValueType::Kind::kTuple, {}, {}};
+      for (int id : inst.operands) tuple.elements.push_back(env[id]);
+      env[inst.results[0]] = std::move(tuple);
+      return absl::OkStatus();
+    }
+    case OpCode::kGetTupleElement:
+      env[inst.results[0]] =
+          env[inst.operands[0]].elements[inst.attributes.dimension];
+      return absl::OkStatus();
+    case OpCode::kOptimizationBarrier:
+      for (size_t i = 0; i < inst.operands.size(); ++i) {
+        env[inst.results[i]] = env[inst.operands[i]];
+      }
+      return absl::OkStatus();
+    case OpCode::kAfterAll:
+      env[inst.results[0]] = TensorValue{ir::ValueType::Kind::kToken, {}, {}};
+      return absl::OkStatus();
+    default:
+      return NoKernel(inst);
+  }
 }
 
 }  // namespace
@@ -181,11 +372,10 @@ RegionFn Interpreter::RegionFunction(int computation,
     std::vector<TensorValue> values;
     values.reserve(args.size());
     for (const Literal& l : args) values.push_back(TensorValue::Tensor(l));
-    absl::StatusOr<std::vector<TensorValue>> out =
-        CallRegion(computation, values, env);
-    if (!out.ok()) return out.status();
+    PJRTX_ASSIGN_OR_RETURN(std::vector<TensorValue> out,
+                           CallRegion(computation, values, env));
     std::vector<Literal> literals;
-    for (TensorValue& v : *out) literals.push_back(std::move(v.tensor));
+    for (TensorValue& v : out) literals.push_back(std::move(v.tensor));
     return literals;
   };
 }
@@ -194,8 +384,7 @@ absl::Status Interpreter::RunInstructions(const ir::Computation& c,
                                           std::vector<TensorValue>& env) {
   if (collectives_ == nullptr || !program_.has_collectives) {
     for (const Instruction& instruction : c.instructions) {
-      absl::Status status = Execute(instruction, env);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(Execute(instruction, env));
     }
     return absl::OkStatus();
   }
@@ -221,18 +410,16 @@ absl::Status Interpreter::RunInstructions(const ir::Computation& c,
     return absl::OkStatus();
   };
   for (const Instruction& instruction : c.instructions) {
-    absl::Status status = finish_reads(&instruction);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(finish_reads(&instruction));
     if (ir::IsExchangeOp(instruction.opcode)) {
-      absl::StatusOr<std::unique_ptr<StartedCollective>> started =
+      PJRTX_ASSIGN_OR_RETURN(
+          std::unique_ptr<StartedCollective> started,
           StartCollective(instruction, Values(env, instruction.operands),
-                          *collectives_, sequence_);
-      if (!started.ok()) return started.status();
-      pending.emplace_back(&instruction, *std::move(started));
+                          *collectives_, sequence_));
+      pending.emplace_back(&instruction, std::move(started));
       continue;
     }
-    status = Execute(instruction, env);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(Execute(instruction, env));
   }
   return finish_reads(nullptr);
 }
@@ -273,115 +460,75 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
 
 absl::Status Interpreter::Execute(const Instruction& inst,
                                   std::vector<TensorValue>& env) {
-  const ir::OpAttributes& a = inst.attributes;
-  auto operand = [&](size_t i) -> const Literal& {
-    return env[inst.operands[i]].tensor;
-  };
-  auto result_shape = [&](size_t i) -> const Shape& {
-    return inst.result_types[i].shape;
-  };
-  auto set = [&](size_t i, Literal literal) {
-    env[inst.results[i]] = TensorValue::Tensor(std::move(literal));
-  };
-  auto set_all = [&](std::vector<Literal> literals) {
-    for (size_t i = 0; i < literals.size(); ++i) set(i, std::move(literals[i]));
-  };
-  auto region = [&](size_t r) -> RegionFn {
-    return RegionFunction(inst.regions[r], env);
-  };
-  // Built only by the ops that need every result's shape: region bodies
-  // run one instruction per element, where a vector per step adds up.
-  auto result_shapes = [&] {
-    std::vector<Shape> shapes;
-    shapes.reserve(inst.result_types.size());
-    for (const ir::ValueType& t : inst.result_types) shapes.push_back(t.shape);
-    return shapes;
-  };
-
   switch (inst.opcode) {
-    case OpCode::kConstant: {
-      Literal literal(result_shape(0));
-      // An empty constant has no bytes (and memcpy takes no NULL source).
-      if (!a.constant.empty()) {
-        std::memcpy(literal.data(), a.constant.data(), a.constant.size());
-      }
-      set(0, std::move(literal));
-      return absl::OkStatus();
-    }
+    case OpCode::kConstant:
     case OpCode::kIota:
-      set(0, Iota(result_shape(0), a.dimension));
-      return absl::OkStatus();
-    case OpCode::kUnary: {
-      absl::StatusOr<Literal> out = Unary(a.unary, operand(0), result_shape(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
-      return absl::OkStatus();
-    }
-    case OpCode::kBinary: {
-      absl::StatusOr<Literal> out =
-          Binary(a.binary, operand(0), operand(1), result_shape(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
-      return absl::OkStatus();
-    }
+    case OpCode::kUnary:
+    case OpCode::kBinary:
     case OpCode::kCompare:
-      set(0, Compare(a.comparison, a.comparison_type, operand(0), operand(1)));
-      return absl::OkStatus();
     case OpCode::kSelect:
-      set(0, Select(operand(0), operand(1), operand(2)));
-      return absl::OkStatus();
     case OpCode::kClamp:
-      set(0, Clamp(operand(0), operand(1), operand(2)));
-      return absl::OkStatus();
     case OpCode::kConvert:
-      set(0, Convert(operand(0), result_shape(0).type));
-      return absl::OkStatus();
-    case OpCode::kBitcastConvert: {
-      absl::StatusOr<Literal> out = BitcastConvert(operand(0), result_shape(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
-      return absl::OkStatus();
-    }
+    case OpCode::kBitcastConvert:
     case OpCode::kReducePrecision:
-      set(0, ReducePrecision(operand(0), a.exponent_bits, a.mantissa_bits));
-      return absl::OkStatus();
+      return ExecuteElementwise(inst, env);
     case OpCode::kBroadcastInDim:
-      set(0, BroadcastInDim(operand(0), result_shape(0), a.dims));
-      return absl::OkStatus();
     case OpCode::kReshape:
-      set(0, Reshape(operand(0), result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kTranspose:
-      set(0, Transpose(operand(0), a.dims, result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kSlice:
-      set(0, Slice(operand(0), a.start, a.limit, a.strides, result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kDynamicSlice:
-    case OpCode::kDynamicUpdateSlice: {
-      const size_t first = inst.opcode == OpCode::kDynamicSlice ? 1 : 2;
-      std::vector<int64_t> starts;
-      for (size_t i = first; i < inst.operands.size(); ++i) {
-        starts.push_back(ScalarIndex(operand(i)));
-      }
-      if (inst.opcode == OpCode::kDynamicSlice) {
-        set(0, DynamicSlice(operand(0), starts, a.dims, result_shape(0)));
-      } else {
-        set(0, DynamicUpdateSlice(operand(0), operand(1), starts));
-      }
-      return absl::OkStatus();
-    }
+    case OpCode::kDynamicUpdateSlice:
     case OpCode::kConcatenate:
-      set(0, Concatenate(Tensors(env, inst.operands), a.dimension,
-                         result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kPad:
-      set(0, Pad(operand(0), operand(1), a.low, a.high, a.interior,
-                 result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kReverse:
-      set(0, Reverse(operand(0), a.dims));
-      return absl::OkStatus();
+    case OpCode::kGather:
+    case OpCode::kGetDimensionSize:
+      return ExecuteDataMovement(inst, env);
+    case OpCode::kDotGeneral:
+    case OpCode::kConvolution:
+    case OpCode::kTriangularSolve:
+      return ExecuteLinearAlgebra(inst, env);
+    case OpCode::kReduce:
+    case OpCode::kReduceWindow:
+    case OpCode::kSelectAndScatter:
+    case OpCode::kSort:
+    case OpCode::kMap:
+    case OpCode::kScatter:
+    case OpCode::kFusedReduce:
+      return ExecuteWithRegions(inst, env);
+    case OpCode::kWhile:
+    case OpCode::kIf:
+    case OpCode::kCase:
+    case OpCode::kCall:
+      return ExecuteControlFlow(inst, env);
+    case OpCode::kTuple:
+    case OpCode::kGetTupleElement:
+    case OpCode::kOptimizationBarrier:
+    case OpCode::kAfterAll:
+      return ExecuteTuplesAndTokens(inst, env);
+    case OpCode::kReplicaId:
+    case OpCode::kPartitionId:
+    case OpCode::kAllReduce:
+    case OpCode::kAllGather:
+    case OpCode::kReduceScatter:
+    case OpCode::kAllToAll:
+    case OpCode::kCollectivePermute:
+    case OpCode::kCollectiveBroadcast:
+    case OpCode::kCollectiveReduce:
+    case OpCode::kSend:
+    case OpCode::kRecv:
+      return ExecuteCollective(inst, env);
+    case OpCode::kFusedElementwise:
+      return ExecuteFusedElementwise(inst, env);
+  }
+  return NoKernel(inst);
+}
+
+absl::Status Interpreter::ExecuteLinearAlgebra(const Instruction& inst,
+                                               std::vector<TensorValue>& env) {
+  InstructionValues io(inst, env);
+  const ir::OpAttributes& a = inst.attributes;
+  switch (inst.opcode) {
     case OpCode::kDotGeneral: {
       ProgramCache& cache = options_.program_cache != nullptr
                                 ? *options_.program_cache
@@ -391,227 +538,213 @@ absl::Status Interpreter::Execute(const Instruction& inst,
         // unless an argument shares it: a donated input that the matmul, or
         // a later op, still reads.
         const Literal* bound = BoundMemory(inst.results[0], env);
-        Literal out =
-            bound != nullptr ? *bound : Literal::ForOverwrite(result_shape(0));
-        absl::Status status =
-            plan->Run(operand(0).data(), operand(1).data(), out.data());
-        if (!status.ok()) return status;
-        set(0, std::move(out));
+        Literal out = bound != nullptr
+                          ? *bound
+                          : Literal::ForOverwrite(io.result_shape(0));
+        PJRTX_RETURN_IF_ERROR(
+            plan->Run(io.operand(0).data(), io.operand(1).data(), out.data()));
+        io.Set(0, std::move(out));
         return absl::OkStatus();
       }
       // Types oneDNN does not run: the reference kernel.
-      if (options_.bf16_f32_dots && operand(0).type() == ElementType::kF32 &&
-          operand(1).type() == ElementType::kF32) {
+      if (options_.bf16_f32_dots && io.operand(0).type() == ElementType::kF32 &&
+          io.operand(1).type() == ElementType::kF32) {
         auto bf16_pass = [](const Literal& x) {
           return Convert(Convert(x, ElementType::kBF16), ElementType::kF32);
         };
-        set(0, DotGeneral(bf16_pass(operand(0)), bf16_pass(operand(1)), a.dot,
-                          result_shape(0)));
+        io.Set(0, DotGeneral(bf16_pass(io.operand(0)), bf16_pass(io.operand(1)),
+                             a.dot, io.result_shape(0)));
       } else {
-        set(0, DotGeneral(operand(0), operand(1), a.dot, result_shape(0)));
+        io.Set(0, DotGeneral(io.operand(0), io.operand(1), a.dot,
+                             io.result_shape(0)));
       }
       return absl::OkStatus();
     }
     case OpCode::kConvolution:
-      set(0, Convolution(operand(0), operand(1), a.convolution,
-                         a.convolution_window, a.feature_group_count,
-                         a.batch_group_count, result_shape(0)));
+      io.Set(0, Convolution(io.operand(0), io.operand(1), a.convolution,
+                            a.convolution_window, a.feature_group_count,
+                            a.batch_group_count, io.result_shape(0)));
       return absl::OkStatus();
     case OpCode::kTriangularSolve:
-      set(0, TriangularSolve(operand(0), operand(1), a.triangular_solve));
+      io.Set(0,
+             TriangularSolve(io.operand(0), io.operand(1), a.triangular_solve));
       return absl::OkStatus();
+    default:
+      return NoKernel(inst);
+  }
+}
+
+absl::Status Interpreter::ExecuteWithRegions(const Instruction& inst,
+                                             std::vector<TensorValue>& env) {
+  InstructionValues io(inst, env);
+  const ir::OpAttributes& a = inst.attributes;
+  auto region = [&](size_t r) -> RegionFn {
+    return RegionFunction(inst.regions[r], env);
+  };
+  switch (inst.opcode) {
     case OpCode::kReduce:
     case OpCode::kReduceWindow: {
-      std::vector<Literal> all = Tensors(env, inst.operands);
+      std::vector<Literal> all = io.operands();
       const size_t n = all.size() / 2;
       if (inst.opcode == OpCode::kReduce && n == 1) {
         // Most reductions apply one binary op: skip the per-element call.
         std::optional<ir::BinaryOp> op =
             SimpleReducer(program_.computations[inst.regions[0]]);
         std::optional<Literal> out;
-        if (op)
-          out = SimpleReduce(*op, all[0], all[1], a.dims, result_shape(0));
+        if (op) {
+          out = SimpleReduce(*op, all[0], all[1], a.dims, io.result_shape(0));
+        }
         if (out) {
-          set(0, *std::move(out));
+          io.Set(0, *std::move(out));
           return absl::OkStatus();
         }
       }
       absl::Span<const Literal> inputs(all.data(), n);
       absl::Span<const Literal> inits(all.data() + n, n);
-      absl::StatusOr<std::vector<Literal>> out =
+      PJRTX_ASSIGN_OR_RETURN(
+          std::vector<Literal> out,
           inst.opcode == OpCode::kReduce
-              ? Reduce(inputs, inits, a.dims, region(0), result_shapes())
+              ? Reduce(inputs, inits, a.dims, region(0), io.result_shapes())
               : ReduceWindow(inputs, inits, a.window, region(0),
-                             result_shapes());
-      if (!out.ok()) return out.status();
-      set_all(*std::move(out));
+                             io.result_shapes()));
+      io.SetAll(std::move(out));
       return absl::OkStatus();
     }
     case OpCode::kSelectAndScatter: {
-      absl::StatusOr<Literal> out =
-          SelectAndScatter(operand(0), operand(1), operand(2), a.window,
-                           region(0), region(1), result_shape(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
+      PJRTX_ASSIGN_OR_RETURN(
+          Literal out,
+          SelectAndScatter(io.operand(0), io.operand(1), io.operand(2),
+                           a.window, region(0), region(1), io.result_shape(0)));
+      io.Set(0, std::move(out));
       return absl::OkStatus();
     }
     case OpCode::kSort: {
-      absl::StatusOr<std::vector<Literal>> out = Sort(
-          Tensors(env, inst.operands), a.dimension, a.is_stable, region(0));
-      if (!out.ok()) return out.status();
-      set_all(*std::move(out));
+      PJRTX_ASSIGN_OR_RETURN(
+          std::vector<Literal> out,
+          Sort(io.operands(), a.dimension, a.is_stable, region(0)));
+      io.SetAll(std::move(out));
       return absl::OkStatus();
     }
     case OpCode::kMap: {
-      absl::StatusOr<Literal> out =
-          Map(Tensors(env, inst.operands), region(0), result_shape(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
+      PJRTX_ASSIGN_OR_RETURN(Literal out,
+                             Map(io.operands(), region(0), io.result_shape(0)));
+      io.Set(0, std::move(out));
       return absl::OkStatus();
     }
-    case OpCode::kGather:
-      set(0, Gather(operand(0), operand(1), a.gather, a.dims, result_shape(0)));
-      return absl::OkStatus();
     case OpCode::kScatter: {
-      std::vector<Literal> all = Tensors(env, inst.operands);
+      std::vector<Literal> all = io.operands();
       const size_t n = (all.size() - 1) / 2;
-      absl::StatusOr<std::vector<Literal>> out =
+      PJRTX_ASSIGN_OR_RETURN(
+          std::vector<Literal> out,
           Scatter(absl::Span<const Literal>(all.data(), n), all[n],
                   absl::Span<const Literal>(all.data() + n + 1, n), a.scatter,
-                  region(0), result_shapes());
-      if (!out.ok()) return out.status();
-      set_all(*std::move(out));
+                  region(0), io.result_shapes()));
+      io.SetAll(std::move(out));
       return absl::OkStatus();
     }
+    case OpCode::kFusedReduce: {
+      PJRTX_ASSIGN_OR_RETURN(
+          Literal out,
+          RunFusedReduce(inst, io.operands(),
+                         program_.computations[inst.regions[0]], region(0)));
+      io.Set(0, std::move(out));
+      return absl::OkStatus();
+    }
+    default:
+      return NoKernel(inst);
+  }
+}
+
+absl::Status Interpreter::ExecuteControlFlow(const Instruction& inst,
+                                             std::vector<TensorValue>& env) {
+  InstructionValues io(inst, env);
+  switch (inst.opcode) {
     case OpCode::kWhile: {
       std::vector<TensorValue> state;
       for (int id : inst.operands) state.push_back(env[id]);
       while (true) {
-        absl::StatusOr<std::vector<TensorValue>> cond =
-            CallRegion(inst.regions[0], state, env);
-        if (!cond.ok()) return cond.status();
-        if ((*cond)[0].tensor.GetInt(0) == 0) break;
-        absl::StatusOr<std::vector<TensorValue>> next =
-            CallRegion(inst.regions[1], state, env);
-        if (!next.ok()) return next.status();
-        state = *std::move(next);
+        PJRTX_ASSIGN_OR_RETURN(std::vector<TensorValue> cond,
+                               CallRegion(inst.regions[0], state, env));
+        if (cond[0].tensor.GetInt(0) == 0) break;
+        PJRTX_ASSIGN_OR_RETURN(state, CallRegion(inst.regions[1], state, env));
       }
-      for (size_t i = 0; i < state.size(); ++i) {
-        env[inst.results[i]] = std::move(state[i]);
-      }
+      io.SetValues(std::move(state));
       return absl::OkStatus();
     }
     case OpCode::kIf:
     case OpCode::kCase: {
       int64_t branch;
       if (inst.opcode == OpCode::kIf) {
-        branch = operand(0).GetInt(0) != 0 ? 0 : 1;
+        branch = io.operand(0).GetInt(0) != 0 ? 0 : 1;
       } else {
         // Out-of-range indices run the last branch, as the spec says.
-        branch = operand(0).GetInt(0);
+        branch = io.operand(0).GetInt(0);
         const int64_t n = static_cast<int64_t>(inst.regions.size());
         if (branch < 0 || branch >= n) branch = n - 1;
       }
-      absl::StatusOr<std::vector<TensorValue>> out =
-          CallRegion(inst.regions[branch], {}, env);
-      if (!out.ok()) return out.status();
-      for (size_t i = 0; i < out->size(); ++i) {
-        env[inst.results[i]] = std::move((*out)[i]);
-      }
+      PJRTX_ASSIGN_OR_RETURN(std::vector<TensorValue> out,
+                             CallRegion(inst.regions[branch], {}, env));
+      io.SetValues(std::move(out));
       return absl::OkStatus();
     }
     case OpCode::kCall: {
       std::vector<TensorValue> args;
       for (int id : inst.operands) args.push_back(env[id]);
-      absl::StatusOr<std::vector<TensorValue>> out = Call(a.callee, args, {});
-      if (!out.ok()) return out.status();
-      for (size_t i = 0; i < out->size(); ++i) {
-        env[inst.results[i]] = std::move((*out)[i]);
-      }
+      PJRTX_ASSIGN_OR_RETURN(std::vector<TensorValue> out,
+                             Call(inst.attributes.callee, args, {}));
+      io.SetValues(std::move(out));
       return absl::OkStatus();
     }
-    case OpCode::kTuple: {
-      TensorValue tuple{ir::ValueType::Kind::kTuple, {}, {}};
-      for (int id : inst.operands) tuple.elements.push_back(env[id]);
-      env[inst.results[0]] = std::move(tuple);
-      return absl::OkStatus();
-    }
-    case OpCode::kGetTupleElement:
-      env[inst.results[0]] = env[inst.operands[0]].elements[a.dimension];
-      return absl::OkStatus();
-    case OpCode::kOptimizationBarrier:
-      for (size_t i = 0; i < inst.operands.size(); ++i) {
-        env[inst.results[i]] = env[inst.operands[i]];
-      }
-      return absl::OkStatus();
-    case OpCode::kGetDimensionSize: {
-      Literal size(result_shape(0));
-      size.SetInt(0, operand(0).dims()[a.dimension]);
-      set(0, std::move(size));
-      return absl::OkStatus();
-    }
-    case OpCode::kAfterAll:
-      env[inst.results[0]] = TensorValue{ir::ValueType::Kind::kToken, {}, {}};
-      return absl::OkStatus();
-    case OpCode::kReplicaId:
-    case OpCode::kPartitionId: {
-      if (collectives_ == nullptr) return NotInLaunch(inst);
-      const int64_t process = collectives_->process();
-      const int64_t partitions = collectives_->num_partitions();
-      Literal id(result_shape(0));
-      id.SetInt(0, inst.opcode == OpCode::kReplicaId ? process / partitions
-                                                     : process % partitions);
-      set(0, std::move(id));
-      return absl::OkStatus();
-    }
-    case OpCode::kAllReduce:
-    case OpCode::kAllGather:
-    case OpCode::kReduceScatter:
-    case OpCode::kAllToAll:
-    case OpCode::kCollectivePermute:
-    case OpCode::kCollectiveBroadcast:
-    case OpCode::kCollectiveReduce:
-    case OpCode::kSend:
-    case OpCode::kRecv: {  // ir::IsExchangeOp.
-      // Started and finished at once; RunInstructions overlaps them.
-      if (collectives_ == nullptr) return NotInLaunch(inst);
-      absl::StatusOr<std::unique_ptr<StartedCollective>> started =
-          StartCollective(inst, Values(env, inst.operands), *collectives_,
-                          sequence_);
-      if (!started.ok()) return started.status();
-      return FinishCollective(inst, **started, env);
-    }
-    case OpCode::kFusedElementwise: {
-      // Results go straight into bound caller memory where they may (see
-      // BoundMemory); operands are read where they are.
-      absl::InlinedVector<Literal, 4> fresh(inst.results.size());
-      absl::InlinedVector<Literal*, 4> outputs;
-      for (size_t i = 0; i < inst.results.size(); ++i) {
-        const Literal* bound = BoundMemory(inst.results[i], env);
-        if (bound == nullptr) fresh[i] = Literal::ForOverwrite(result_shape(i));
-        outputs.push_back(bound != nullptr ? const_cast<Literal*>(bound)
-                                           : &fresh[i]);
-      }
-      absl::InlinedVector<const Literal*, 8> inputs;
-      for (int id : inst.operands) inputs.push_back(&env[id].tensor);
-      absl::Status status = RunFusedElementwise(a.fused, inputs, outputs);
-      if (!status.ok()) return status;
-      for (size_t i = 0; i < inst.results.size(); ++i) {
-        env[inst.results[i]] = TensorValue::Tensor(
-            outputs[i] == &fresh[i] ? std::move(fresh[i]) : *outputs[i]);
-      }
-      return absl::OkStatus();
-    }
-    case OpCode::kFusedReduce: {
-      absl::StatusOr<Literal> out =
-          RunFusedReduce(inst, Tensors(env, inst.operands),
-                         program_.computations[inst.regions[0]], region(0));
-      if (!out.ok()) return out.status();
-      set(0, *std::move(out));
-      return absl::OkStatus();
-    }
+    default:
+      return NoKernel(inst);
   }
-  return absl::InternalError(absl::StrCat("no kernel for ", inst.name));
+}
+
+absl::Status Interpreter::ExecuteCollective(const Instruction& inst,
+                                            std::vector<TensorValue>& env) {
+  if (collectives_ == nullptr) return NotInLaunch(inst);
+  if (inst.opcode == OpCode::kReplicaId ||
+      inst.opcode == OpCode::kPartitionId) {
+    const int64_t process = collectives_->process();
+    const int64_t partitions = collectives_->num_partitions();
+    InstructionValues io(inst, env);
+    Literal id(io.result_shape(0));
+    id.SetInt(0, inst.opcode == OpCode::kReplicaId ? process / partitions
+                                                   : process % partitions);
+    io.Set(0, std::move(id));
+    return absl::OkStatus();
+  }
+  // ir::IsExchangeOp: started and finished at once; RunInstructions
+  // overlaps them.
+  PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<StartedCollective> started,
+                         StartCollective(inst, Values(env, inst.operands),
+                                         *collectives_, sequence_));
+  return FinishCollective(inst, *started, env);
+}
+
+absl::Status Interpreter::ExecuteFusedElementwise(
+    const Instruction& inst, std::vector<TensorValue>& env) {
+  // Results go straight into bound caller memory where they may (see
+  // BoundMemory); operands are read where they are.
+  absl::InlinedVector<Literal, 4> fresh(inst.results.size());
+  absl::InlinedVector<Literal*, 4> outputs;
+  for (size_t i = 0; i < inst.results.size(); ++i) {
+    const Literal* bound = BoundMemory(inst.results[i], env);
+    if (bound == nullptr) {
+      fresh[i] = Literal::ForOverwrite(inst.result_types[i].shape);
+    }
+    outputs.push_back(bound != nullptr ? const_cast<Literal*>(bound)
+                                       : &fresh[i]);
+  }
+  absl::InlinedVector<const Literal*, 8> inputs;
+  for (int id : inst.operands) inputs.push_back(&env[id].tensor);
+  PJRTX_RETURN_IF_ERROR(
+      RunFusedElementwise(inst.attributes.fused, inputs, outputs));
+  for (size_t i = 0; i < inst.results.size(); ++i) {
+    env[inst.results[i]] = TensorValue::Tensor(
+        outputs[i] == &fresh[i] ? std::move(fresh[i]) : *outputs[i]);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace pjrtx::cpu

@@ -87,8 +87,29 @@ class Interpreter {
   absl::StatusOr<std::vector<TensorValue>> CallRegion(
       int computation, absl::Span<const TensorValue> arguments,
       const std::vector<TensorValue>& environment);
+  // Runs one instruction on the values of its computation, `environment`:
+  // hands it to the Execute* below that runs its kind of op (the ops that
+  // need no interpreter state run in interpreter.cc's own helpers).
   absl::Status Execute(const ir::Instruction& instruction,
                        std::vector<TensorValue>& environment);
+  // dot_general (through oneDNN where it can), convolution, triangular
+  // solve.
+  absl::Status ExecuteLinearAlgebra(const ir::Instruction& instruction,
+                                    std::vector<TensorValue>& environment);
+  // The kernels that apply a region: reduce, reduce_window, sort, map,
+  // scatter, select_and_scatter and the fused reduce.
+  absl::Status ExecuteWithRegions(const ir::Instruction& instruction,
+                                  std::vector<TensorValue>& environment);
+  // while, if, case and call.
+  absl::Status ExecuteControlFlow(const ir::Instruction& instruction,
+                                  std::vector<TensorValue>& environment);
+  // replica_id, partition_id and the exchanges, each exchange started and
+  // finished at once.
+  absl::Status ExecuteCollective(const ir::Instruction& instruction,
+                                 std::vector<TensorValue>& environment);
+  // A fused elementwise body, into bound caller memory where it may.
+  absl::Status ExecuteFusedElementwise(const ir::Instruction& instruction,
+                                       std::vector<TensorValue>& environment);
 
   const ir::Program& program_;
   const InterpreterOptions options_;

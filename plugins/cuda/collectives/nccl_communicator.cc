@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -15,9 +14,9 @@
 #include "absl/strings/str_join.h"
 #include "plugins/cuda/streams/issue_scope.h"
 #include "plugins/cuda/streams/issued_events.h"
+#include "runtime/collectives/collective_request.h"
 #include "runtime/collectives/device_ids.h"
 #include "runtime/collectives/operation_header.h"
-#include "runtime/collectives/output_dims.h"
 #include "runtime/collectives/reduction.h"
 #include "runtime/core/base/buffer.h"
 #include "runtime/core/base/element_type.h"
@@ -41,10 +40,18 @@ struct NcclCommunicator::Operation {
   size_t reduce_count = 0;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
+  // The outputs' element type and shape.
+  PJRTX_Buffer_Type buffer_type = PJRTX_Buffer_Type_F32;
+  std::vector<int64_t> output_dims;
   std::chrono::milliseconds timeout{0};
   // Wait events, inputs' definitions and, for donated inputs, their
   // readers: ordered before the NCCL calls, joined into every result.
   std::vector<pjrtx::EventRef> dependencies;
+  // Adds `event` to the dependencies, unless it is ready and OK already.
+  void Depend(const pjrtx::EventRef& event) {
+    if (event->IsReady() && event->status().ok()) return;
+    dependencies.push_back(event);
+  }
   struct Part {
     std::shared_ptr<pjrtx::DeviceAllocation> input;
     std::shared_ptr<pjrtx::DeviceAllocation> output;  // Null: receives none.
@@ -74,9 +81,30 @@ namespace {
 // How often the watchdog looks at the ranks while parts are in flight.
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
-std::string Shape(PJRTX_Buffer_Type type, const std::vector<int64_t>& dims) {
-  return absl::StrCat(pjrtx::ElementTypeName(type), "[",
-                      absl::StrJoin(dims, ","), "]");
+// NCCL reads and writes device memory only.
+absl::Status CheckDeviceMemory(const pjrtx::ClientState& client, size_t index,
+                               const pjrtx::Buffer& input) {
+  if (input.memory() == client.default_memory(input.device())) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "inputs[", index, "] is in memory ", input.memory(),
+      ", not its device's memory; NCCL reads and writes device memory "
+      "only (copy it to the device first)"));
+}
+
+// A send/recv between local ranks that do not name each other, said by
+// the ranks.
+absl::Status UnmatchedByRank(
+    const pjrtx::collectives::UnmatchedMessage& message) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "rank ", message.rank,
+      message.sends ? " sends to rank " : " receives from rank ",
+      message.peer_rank,
+      message.sends ? ", which receives from " : ", which sends to ",
+      message.peer_names, "; expected ", message.rank,
+      message.sends ? " so that every message has a receiver"
+                    : " so that every receive has a sender"));
 }
 
 void* Pointer(const std::shared_ptr<pjrtx::DeviceAllocation>& allocation) {
@@ -331,124 +359,88 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
                        "; destroy the communicator and create a new one"));
     }
   }
-  const size_t num_local = ranks_.size();
-  if (request.inputs.size() != num_local) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("got ", request.inputs.size(), " inputs; expected ",
-                     num_local, ", one per local rank"));
-  }
-  const pjrtx::Buffer& first = *request.inputs[0];
-  for (size_t i = 0; i < num_local; ++i) {
-    const pjrtx::Buffer& input = *request.inputs[i];
-    if (input.device() != ranks_[i].device) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("inputs[", i, "] lives on device ",
-                       client_->device(input.device()).global_id,
-                       "; local rank ", ranks_[i].rank, " is device ",
-                       client_->device(ranks_[i].device).global_id));
-    }
-    if (input.memory() != client_->default_memory(input.device())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inputs[", i, "] is in memory ", input.memory(),
-          ", not its device's memory; NCCL reads and writes device memory "
-          "only (copy it to the device first)"));
-    }
-    if (input.type() != first.type() || input.dims() != first.dims()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "inputs[", i, "] is ", Shape(input.type(), input.dims()),
-          " but inputs[0] is ", Shape(first.type(), first.dims()),
-          "; every rank of a collective must pass the same type and shape"));
-    }
-  }
+  PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<Operation> operation,
+                         PlanOperation(request));
+  // Everything is checked; acquire memory, then issue.
+  PJRTX_ASSIGN_OR_RETURN(std::vector<pjrtx::CollectiveResult> results,
+                         AcquireParts(request, *operation));
+  Issue(operation);
+  return results;
+}
+
+absl::StatusOr<std::shared_ptr<NcclCommunicator::Operation>>
+NcclCommunicator::PlanOperation(const pjrtx::CollectiveRequest& request) {
   auto operation = std::make_shared<Operation>();
   Operation& op = *operation;
+  std::vector<int> devices;
+  for (const Rank& rank : ranks_) devices.push_back(rank.device);
+  pjrtx::collectives::CollectiveRequestChecks checks;
+  checks.client = client_.get();
+  checks.size = size_;
+  checks.local_ranks = local_ranks_;
+  checks.local_devices = devices;
+  checks.check_input = [this](size_t index, const pjrtx::Buffer& input) {
+    return CheckDeviceMemory(*client_, index, input);
+  };
+  checks.reduction = [&](PJRTX_Buffer_Type type, PJRTX_ReduceOp reduce_op) {
+    return NcclReduction(request.kind, type, reduce_op, op);
+  };
+  checks.unmatched = UnmatchedByRank;
+  // The algorithm is NCCL's choice (NCCL_ALGO is process-wide), so the
+  // requested one is accepted and not followed.
+  PJRTX_ASSIGN_OR_RETURN(
+      pjrtx::collectives::CheckedCollective checked,
+      pjrtx::collectives::CheckCollectiveRequest(request, checks));
   op.kind = request.kind;
   op.root = static_cast<int>(request.root);
   op.timeout = std::chrono::milliseconds(
       request.timeout_ms > 0 ? request.timeout_ms : timeout_ms_);
-  size_t values_per_element = 1;
-  if (request.kind == PJRTX_Collective_ALL_REDUCE ||
-      request.kind == PJRTX_Collective_REDUCE_SCATTER) {
-    PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(request.op));
-    // Complex buffers sum as the pairs of floats they are.
-    PJRTX_Buffer_Type reduced = first.type();
-    if (reduced == PJRTX_Buffer_Type_C64 || reduced == PJRTX_Buffer_Type_C128) {
-      absl::StatusOr<pjrtx::collectives::ReductionLayout> layout =
-          pjrtx::collectives::ReductionLayoutOf(
-              reduced, pjrtx::collectives::ReduceOpOf(request.op));
-      if (!layout.ok()) {
-        return Prefixed(
-            layout.status(),
-            absl::StrCat(pjrtx::collectives::CollectiveKindName(request.kind),
-                         ": "));
-      }
-      reduced = layout->type;
-      values_per_element = layout->values_per_element;
-    }
-    absl::StatusOr<ncclDataType_t> type =
-        NcclReductionType(reduced, fp8_reductions_);
-    if (!type.ok()) {
-      return Prefixed(
-          type.status(),
-          absl::StrCat(pjrtx::collectives::CollectiveKindName(request.kind),
-                       ": "));
-    }
-    op.type = *type;
-  }
-  // The algorithm is NCCL's choice (NCCL_ALGO is process-wide), so the
-  // requested one is accepted and not followed.
-  PJRTX_ASSIGN_OR_RETURN(size_t element_size,
-                         pjrtx::SupportedElementSize(first.type()));
-  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> out_dims,
-                         pjrtx::collectives::CollectiveOutputDims(
-                             request.kind, first.dims(), size_));
-  PJRTX_ASSIGN_OR_RETURN(int64_t in_count, pjrtx::ElementCount(first.dims()));
-  PJRTX_ASSIGN_OR_RETURN(int64_t out_count, pjrtx::ElementCount(out_dims));
-  op.input_count = static_cast<size_t>(in_count);
-  op.reduce_count = op.input_count * values_per_element;
-  op.input_bytes = op.input_count * element_size;
-  op.output_bytes = static_cast<size_t>(out_count) * element_size;
-  if (request.kind == PJRTX_Collective_SEND_RECV) {
-    // Where both sides of a message are local ranks, both are checked: an
-    // unmatched send or receive would wait forever on the GPU. A message
-    // to or from another process is checked there; unmatched, it ends in
-    // the operation's timeout.
-    std::map<int64_t, size_t> local_index;
-    for (size_t i = 0; i < num_local; ++i) local_index[ranks_[i].rank] = i;
-    for (size_t i = 0; i < num_local; ++i) {
-      const int64_t rank = ranks_[i].rank;
-      const int64_t to = request.send_to[i];
-      if (auto peer = local_index.find(to);
-          peer != local_index.end() &&
-          request.recv_from[peer->second] != rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "rank ", rank, " sends to rank ", to, ", which receives from ",
-            request.recv_from[peer->second], "; expected ", rank,
-            " so that every message has a receiver"));
-      }
-      const int64_t from = request.recv_from[i];
-      if (auto peer = local_index.find(from);
-          peer != local_index.end() && request.send_to[peer->second] != rank) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "rank ", rank, " receives from rank ", from, ", which sends to ",
-            request.send_to[peer->second], "; expected ", rank,
-            " so that every receive has a sender"));
-      }
-    }
-  }
+  op.buffer_type = checked.type;
+  op.output_dims = std::move(checked.output_dims);
+  op.input_count = checked.input_count;
+  op.reduce_count = checked.reduce_count;
+  op.input_bytes = checked.input_bytes;
+  op.output_bytes = checked.output_bytes;
+  return operation;
+}
 
-  // Everything is checked; acquire memory, then issue.
-  auto add_dependency = [&op](const pjrtx::EventRef& event) {
-    if (event->IsReady() && event->status().ok()) return;
-    op.dependencies.push_back(event);
-  };
-  for (const pjrtx::EventRef& event : request.wait_for) add_dependency(event);
+absl::StatusOr<pjrtx::collectives::ReductionLayout>
+NcclCommunicator::NcclReduction(PJRTX_CollectiveKind kind,
+                                PJRTX_Buffer_Type type,
+                                PJRTX_ReduceOp reduce_op, Operation& op) const {
+  const std::string where =
+      absl::StrCat(pjrtx::collectives::CollectiveKindName(kind), ": ");
+  PJRTX_ASSIGN_OR_RETURN(op.op, NcclReduceOp(reduce_op));
+  pjrtx::collectives::ReductionLayout layout{type, 1, 0};
+  // Complex buffers sum as the pairs of floats they are.
+  if (type == PJRTX_Buffer_Type_C64 || type == PJRTX_Buffer_Type_C128) {
+    absl::StatusOr<pjrtx::collectives::ReductionLayout> parts =
+        pjrtx::collectives::ReductionLayoutOf(
+            type, pjrtx::collectives::ReduceOpOf(reduce_op));
+    if (!parts.ok()) return Prefixed(parts.status(), where);
+    layout.type = parts->type;
+    layout.values_per_element = parts->values_per_element;
+  }
+  absl::StatusOr<ncclDataType_t> reduced =
+      NcclReductionType(layout.type, fp8_reductions_);
+  if (!reduced.ok()) return Prefixed(reduced.status(), where);
+  op.type = *reduced;
+  PJRTX_ASSIGN_OR_RETURN(layout.element_size,
+                         pjrtx::SupportedElementSize(type));
+  return layout;
+}
+
+absl::StatusOr<std::vector<pjrtx::CollectiveResult>>
+NcclCommunicator::AcquireParts(const pjrtx::CollectiveRequest& request,
+                               Operation& op) {
+  const size_t num_local = ranks_.size();
+  for (const pjrtx::EventRef& event : request.wait_for) op.Depend(event);
   op.parts.resize(num_local);
   for (size_t i = 0; i < num_local; ++i) {
     const pjrtx::Buffer& input = *request.inputs[i];
     Operation::Part& part = op.parts[i];
     PJRTX_ASSIGN_OR_RETURN(part.input, input.AcquireForUse("Collective"));
-    add_dependency(input.definition_event());
+    op.Depend(input.definition_event());
     if (request.kind == PJRTX_Collective_SEND_RECV) {
       part.send_to = static_cast<int>(request.send_to[i]);
       part.recv_from = static_cast<int>(request.recv_from[i]);
@@ -484,20 +476,24 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
     results[i].done = part.done;
     if (part.output != nullptr) {
       results[i].output = pjrtx::Buffer::FromAllocation(
-          client_, device, client_->default_memory(device), first.type(),
-          out_dims, part.output, part.done);
+          client_, device, client_->default_memory(device), op.buffer_type,
+          op.output_dims, part.output, part.done);
     }
     if (donated(i)) {
       // Writers to donated memory wait for every earlier reader.
       for (const pjrtx::EventRef& reader : input.TakeUsageEvents()) {
-        add_dependency(reader);
+        op.Depend(reader);
       }
       input.Delete();
     } else {
       input.AddUsage(part.done);
     }
   }
+  return results;
+}
 
+void NcclCommunicator::Issue(const std::shared_ptr<Operation>& operation) {
+  const size_t num_local = ranks_.size();
   {
     std::lock_guard<std::mutex> lock(mu_);
     pending_parts_ += static_cast<int64_t>(num_local);
@@ -505,7 +501,7 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
   // Results are tasks of their queues (issued once the part's task is):
   // later work orders itself after them on the GPU.
   for (size_t i = 0; i < num_local; ++i) {
-    driver_.issued_events().Register(op.parts[i].done.get(),
+    driver_.issued_events().Register(operation->parts[i].done.get(),
                                      GpuDriver::QueueLane(ranks_[i].device));
   }
   // One order of operations on every queue, whichever threads issue them
@@ -521,7 +517,6 @@ NcclCommunicator::Collective(const pjrtx::CollectiveRequest& request) {
           return absl::OkStatus();
         });
   }
-  return results;
 }
 
 void NcclCommunicator::IssuePart(const std::shared_ptr<Operation>& operation,

@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "plugins/cuda/collectives/nccl_library.h"
 #include "plugins/cuda/device/gpu_driver.h"
+#include "runtime/collectives/reduction.h"
 #include "runtime/core/base/client_state.h"
 #include "runtime/core/base/communicator.h"
 
@@ -134,6 +135,23 @@ class NcclCommunicator : public pjrtx::Communicator {
                                   const std::vector<Rank>& ranks,
                                   int64_t timeout_ms);
 
+  // Checks `request` and works out what the operation moves and how NCCL
+  // reduces it; its buffers are not touched yet.
+  absl::StatusOr<std::shared_ptr<Operation>> PlanOperation(
+      const pjrtx::CollectiveRequest& request);
+  // How NCCL reduces inputs of `type` with `reduce_op` (set in `op`), and
+  // the layout the shared checks need; errors name `kind`.
+  absl::StatusOr<pjrtx::collectives::ReductionLayout> NcclReduction(
+      PJRTX_CollectiveKind kind, PJRTX_Buffer_Type type,
+      PJRTX_ReduceOp reduce_op, Operation& op) const;
+  // Takes the inputs for `op` (donated ones deleted, the others read until
+  // the parts are done), allocates the outputs and gathers the
+  // dependencies.
+  absl::StatusOr<std::vector<pjrtx::CollectiveResult>> AcquireParts(
+      const pjrtx::CollectiveRequest& request, Operation& op);
+  // Enqueues one task per local rank on its device queue, in one order on
+  // every queue.
+  void Issue(const std::shared_ptr<Operation>& operation);
   // The body of local rank `index`'s task of `operation`, on its queue.
   void IssuePart(const std::shared_ptr<Operation>& operation, size_t index);
   // Where the local ranks of `operation` wait for each other before any
