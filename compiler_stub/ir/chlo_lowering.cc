@@ -18,6 +18,7 @@
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/template_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -28,10 +29,9 @@ using Value = InstructionBuilder::Value;
 // when given, else the operand's type).
 absl::Status FloatUnary(OpState& s,
                         std::optional<ElementType> result_type = {}) {
-  absl::Status status = s.RequireOperands(1);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   if (!IsFloat(s.shape(0).type)) {
     return s.Error(absl::StrCat("does not accept ",
                                 ElementTypeToMlir(s.shape(0).type),
@@ -205,10 +205,9 @@ absl::Status LowerInfinityTest(OpState& s, bool positive, bool negative) {
 
 // The high half of the double-width product of two integers.
 absl::Status LowerMulhi(OpState& s) {
-  absl::Status status = s.RequireOperands(2);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(2));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const ElementType type = s.shape(0).type;
   if (!IsInteger(type)) {
     return s.Error(absl::StrCat("does not accept ", ElementTypeToMlir(type),
@@ -272,10 +271,9 @@ absl::Status LowerMulhi(OpState& s) {
 // (ties in their original order; floats by total order, so NaN above
 // infinity), and their indices: a stable sort of (x, iota) and two slices.
 absl::Status LowerTopK(OpState& s) {
-  absl::Status status = s.RequireOperands(1);
-  if (status.ok()) status = s.RequireResults(2);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(2));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& x = s.shape(0);
   if (x.rank() < 1) return s.Error("needs an operand of rank 1 or more");
   if (!IsFloat(x.type) && !IsInteger(x.type)) {
@@ -283,19 +281,18 @@ absl::Status LowerTopK(OpState& s) {
                                 "; expected an integer or floating-point "
                                 "type"));
   }
-  absl::StatusOr<int64_t> k = s.attributes.Integer("k");
-  if (!k.ok()) return k.status();
+  PJRTX_ASSIGN_OR_RETURN(int64_t k, s.attributes.Integer("k"));
   const int last = x.rank() - 1;
   if (x.dims[last] > std::numeric_limits<int32_t>::max()) {
     return s.Error(absl::StrCat("the last dimension (", x.dims[last],
                                 ") is too long for its i32 indices"));
   }
-  if (*k < 0 || *k > x.dims[last]) {
-    return s.Error(absl::StrCat("k = ", *k, " is not in [0, ", x.dims[last],
+  if (k < 0 || k > x.dims[last]) {
+    return s.Error(absl::StrCat("k = ", k, " is not in [0, ", x.dims[last],
                                 "], the size of the last dimension"));
   }
   Shape values = x;
-  values.dims[last] = *k;
+  values.dims[last] = k;
   Shape indices{ElementType::kS32, values.dims};
   if (absl::Status v = s.ExpectResult(0, values); !v.ok()) return v;
   if (absl::Status i = s.ExpectResult(1, indices); !i.ok()) return i;

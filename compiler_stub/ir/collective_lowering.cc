@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/op_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -36,22 +37,21 @@ absl::StatusOr<Groups> ReadReplicaGroups(const OpState& s) {
   const int64_t rows = a->type.dims[0];
   const int64_t columns = a->type.dims[1];
   if (rows <= 0 || columns <= 0) return Groups{};
-  absl::StatusOr<std::vector<int64_t>> flat =
-      s.attributes.Integers("replica_groups");
-  if (!flat.ok()) return flat.status();
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> flat,
+                         s.attributes.Integers("replica_groups"));
   // Integers() fills a splat out to the declared shape, so anything else
   // is a literal that disagrees with its type.
-  const int64_t size = static_cast<int64_t>(flat->size());
+  const int64_t size = static_cast<int64_t>(flat.size());
   if (size % columns != 0 || size / columns != rows) {
-    return s.Error(absl::StrCat("replica_groups has ", flat->size(),
+    return s.Error(absl::StrCat("replica_groups has ", flat.size(),
                                 " ids for a tensor<", rows, "x", columns, "> (",
                                 a->text, ")"));
   }
   Groups groups;
   std::set<int64_t> seen;
   for (int64_t r = 0; r < rows; ++r) {
-    const std::vector<int64_t> row(flat->begin() + r * columns,
-                                   flat->begin() + (r + 1) * columns);
+    const std::vector<int64_t> row(flat.begin() + r * columns,
+                                   flat.begin() + (r + 1) * columns);
     std::vector<int64_t> ids;
     bool padding = false;
     for (int64_t id : row) {
@@ -103,18 +103,16 @@ absl::Status ReadChannel(const OpState& s, bool required,
                                 "', expected #stablehlo.channel_handle<"
                                 "handle = H, type = T>"));
   }
-  absl::StatusOr<int64_t> handle = DialectInteger(*a, "handle", s.op);
-  if (!handle.ok()) return handle.status();
-  absl::StatusOr<int64_t> type = DialectInteger(*a, "type", s.op, 0);
-  if (!type.ok()) return type.status();
+  PJRTX_ASSIGN_OR_RETURN(int64_t handle, DialectInteger(*a, "handle", s.op));
+  PJRTX_ASSIGN_OR_RETURN(int64_t type, DialectInteger(*a, "type", s.op, 0));
   // The ChannelType enum: invalid, device to device, device to host, host
   // to device.
-  if (*type < 0 || *type > 3) {
-    return s.Error(absl::StrCat("channel_handle type ", *type,
+  if (type < 0 || type > 3) {
+    return s.Error(absl::StrCat("channel_handle type ", type,
                                 " is not a channel type (0 to 3)"));
   }
-  spec->channel_id = *handle;
-  spec->channel_type = *type;
+  spec->channel_id = handle;
+  spec->channel_type = type;
   return absl::OkStatus();
 }
 
@@ -122,24 +120,21 @@ absl::Status ReadChannel(const OpState& s, bool required,
 // all_* ops share.
 absl::Status ReadProcessGroups(OpState& s, bool has_global_ids) {
   CollectiveSpec& spec = s.instruction.attributes.collective;
-  absl::StatusOr<Groups> groups = ReadReplicaGroups(s);
-  if (!groups.ok()) return groups.status();
-  spec.replica_groups = *std::move(groups);
-  absl::Status status = ReadChannel(s, /*required=*/false, &spec);
-  if (!status.ok()) return status;
+  PJRTX_ASSIGN_OR_RETURN(spec.replica_groups, ReadReplicaGroups(s));
+  PJRTX_RETURN_IF_ERROR(ReadChannel(s, /*required=*/false, &spec));
   if (!has_global_ids) return absl::OkStatus();
-  absl::StatusOr<bool> global = s.attributes.Bool("use_global_device_ids",
-                                                  /*default_value=*/false);
-  if (!global.ok()) return global.status();
+  PJRTX_ASSIGN_OR_RETURN(bool global,
+                         s.attributes.Bool("use_global_device_ids",
+                                           /*default_value=*/false));
   // Flattened ids number processes across partitions, which only a
   // channel (a cross-partition op) has.
-  if (*global && spec.channel_id <= 0) {
+  if (global && spec.channel_id <= 0) {
     return s.Error(
         absl::StrCat("use_global_device_ids needs a "
                      "channel_handle with handle > 0, has ",
                      spec.channel_id));
   }
-  spec.use_global_device_ids = *global;
+  spec.use_global_device_ids = global;
   return absl::OkStatus();
 }
 
@@ -186,18 +181,15 @@ absl::Status LowerCombiner(OpState& s) {
           ElementTypeToMlir(type), "; one region combines them all"));
     }
   }
-  absl::Status status = RequireRegions(s, 1);
-  if (!status.ok()) return status;
-  absl::StatusOr<int> region = s.ScalarRegion(0, {type, type}, {type});
-  if (!region.ok()) return region.status();
-  s.instruction.regions = {*region};
+  PJRTX_RETURN_IF_ERROR(RequireRegions(s, 1));
+  PJRTX_ASSIGN_OR_RETURN(int region, s.ScalarRegion(0, {type, type}, {type}));
+  s.instruction.regions = {region};
   return absl::OkStatus();
 }
 
 absl::Status LowerProcessId(OpState& s, OpCode opcode) {
-  absl::Status status = s.RequireOperands(0);
-  if (status.ok()) status = s.RequireResults(1);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(0));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
   const ValueType& result = s.result_types[0];
   if (result.kind != ValueType::Kind::kTensor || !result.shape.dims.empty() ||
       result.shape.type != ElementType::kU32) {
@@ -210,14 +202,13 @@ absl::Status LowerProcessId(OpState& s, OpCode opcode) {
 
 // all_reduce (any number of operands) and collective_reduce (one).
 absl::Status LowerAllReduce(OpState& s, OpCode opcode) {
-  absl::Status status =
-      RequireVariadic(s, opcode == OpCode::kCollectiveReduce ? 1 : 0);
-  for (size_t i = 0; status.ok() && i < s.operands.size(); ++i) {
-    status = s.ExpectResult(static_cast<int>(i), s.shape(i));
+  PJRTX_RETURN_IF_ERROR(
+      RequireVariadic(s, opcode == OpCode::kCollectiveReduce ? 1 : 0));
+  for (size_t i = 0; i < s.operands.size(); ++i) {
+    PJRTX_RETURN_IF_ERROR(s.ExpectResult(static_cast<int>(i), s.shape(i)));
   }
-  if (status.ok()) status = ReadProcessGroups(s, /*has_global_ids=*/true);
-  if (status.ok()) status = LowerCombiner(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/true));
+  PJRTX_RETURN_IF_ERROR(LowerCombiner(s));
   s.instruction.opcode = opcode;
   return absl::OkStatus();
 }
@@ -252,80 +243,71 @@ absl::Status CheckScaledResult(const OpState& s, size_t i, int64_t dim,
 }
 
 absl::Status LowerAllGather(OpState& s) {
-  absl::Status status = RequireVariadic(s, 0);
-  if (status.ok()) status = RequireRegions(s, 0);
-  if (!status.ok()) return status;
-  absl::StatusOr<int64_t> dim = s.attributes.Integer("all_gather_dim");
-  if (!dim.ok()) return dim.status();
+  PJRTX_RETURN_IF_ERROR(RequireVariadic(s, 0));
+  PJRTX_RETURN_IF_ERROR(RequireRegions(s, 0));
+  PJRTX_ASSIGN_OR_RETURN(int64_t dim, s.attributes.Integer("all_gather_dim"));
   for (size_t i = 0; i < s.operands.size(); ++i) {
-    status = CheckDimension(s, "all_gather_dim", *dim, s.shape(i).rank());
-    if (status.ok()) status = CheckScaledResult(s, i, *dim, true);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        CheckDimension(s, "all_gather_dim", dim, s.shape(i).rank()));
+    PJRTX_RETURN_IF_ERROR(CheckScaledResult(s, i, dim, true));
   }
-  status = ReadProcessGroups(s, /*has_global_ids=*/true);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/true));
   s.instruction.opcode = OpCode::kAllGather;
-  s.instruction.attributes.dimension = *dim;
+  s.instruction.attributes.dimension = dim;
   return absl::OkStatus();
 }
 
 absl::Status LowerReduceScatter(OpState& s) {
-  absl::Status status = RequireVariadic(s, 1);
-  if (!status.ok()) return status;
-  absl::StatusOr<int64_t> dim = s.attributes.Integer("scatter_dimension");
-  if (!dim.ok()) return dim.status();
-  status = CheckDimension(s, "scatter_dimension", *dim, s.shape(0).rank());
-  if (status.ok()) status = CheckScaledResult(s, 0, *dim, false);
-  if (status.ok()) status = ReadProcessGroups(s, /*has_global_ids=*/true);
-  if (status.ok()) status = LowerCombiner(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(RequireVariadic(s, 1));
+  PJRTX_ASSIGN_OR_RETURN(int64_t dim,
+                         s.attributes.Integer("scatter_dimension"));
+  PJRTX_RETURN_IF_ERROR(
+      CheckDimension(s, "scatter_dimension", dim, s.shape(0).rank()));
+  PJRTX_RETURN_IF_ERROR(CheckScaledResult(s, 0, dim, false));
+  PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/true));
+  PJRTX_RETURN_IF_ERROR(LowerCombiner(s));
   s.instruction.opcode = OpCode::kReduceScatter;
-  s.instruction.attributes.dimension = *dim;
+  s.instruction.attributes.dimension = dim;
   return absl::OkStatus();
 }
 
 absl::Status LowerAllToAll(OpState& s) {
-  absl::Status status = RequireVariadic(s, 0);
-  if (status.ok()) status = RequireRegions(s, 0);
-  if (!status.ok()) return status;
-  absl::StatusOr<int64_t> split = s.attributes.Integer("split_dimension");
-  if (!split.ok()) return split.status();
-  absl::StatusOr<int64_t> concat = s.attributes.Integer("concat_dimension");
-  if (!concat.ok()) return concat.status();
-  absl::StatusOr<int64_t> count = s.attributes.Integer("split_count");
-  if (!count.ok()) return count.status();
-  if (*count <= 0) {
-    return s.Error(absl::StrCat("split_count ", *count, " must be > 0"));
+  PJRTX_RETURN_IF_ERROR(RequireVariadic(s, 0));
+  PJRTX_RETURN_IF_ERROR(RequireRegions(s, 0));
+  PJRTX_ASSIGN_OR_RETURN(int64_t split,
+                         s.attributes.Integer("split_dimension"));
+  PJRTX_ASSIGN_OR_RETURN(int64_t concat,
+                         s.attributes.Integer("concat_dimension"));
+  PJRTX_ASSIGN_OR_RETURN(int64_t count, s.attributes.Integer("split_count"));
+  if (count <= 0) {
+    return s.Error(absl::StrCat("split_count ", count, " must be > 0"));
   }
   for (size_t i = 0; i < s.operands.size(); ++i) {
     const Shape& in = s.shape(i);
-    status = CheckDimension(s, "split_dimension", *split, in.rank());
-    if (status.ok()) {
-      status = CheckDimension(s, "concat_dimension", *concat, in.rank());
-    }
-    if (!status.ok()) return status;
-    if (in.dims[*split] % *count != 0) {
-      return s.Error(absl::StrCat(
-          "operand ", i, " dimension ", *split, " (", in.dims[*split],
-          ") is not divisible by split_count ", *count));
+    PJRTX_RETURN_IF_ERROR(
+        CheckDimension(s, "split_dimension", split, in.rank()));
+    PJRTX_RETURN_IF_ERROR(
+        CheckDimension(s, "concat_dimension", concat, in.rank()));
+    if (in.dims[split] % count != 0) {
+      return s.Error(absl::StrCat("operand ", i, " dimension ", split, " (",
+                                  in.dims[split],
+                                  ") is not divisible by split_count ", count));
     }
     Shape out = in;
-    out.dims[*split] /= *count;
-    if (out.dims[*concat] > (int64_t{1} << 40) / *count) {
-      return s.Error(absl::StrCat("operand ", i, " dimension ", *concat,
-                                  " times split_count ", *count,
+    out.dims[split] /= count;
+    if (out.dims[concat] > (int64_t{1} << 40) / count) {
+      return s.Error(absl::StrCat("operand ", i, " dimension ", concat,
+                                  " times split_count ", count,
                                   " is too large"));
     }
-    out.dims[*concat] *= *count;
-    status = s.ExpectResult(static_cast<int>(i), out);
-    if (!status.ok()) return status;
+    out.dims[concat] *= count;
+    PJRTX_RETURN_IF_ERROR(s.ExpectResult(static_cast<int>(i), out));
   }
-  status = ReadProcessGroups(s, /*has_global_ids=*/false);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/false));
   CollectiveSpec& spec = s.instruction.attributes.collective;
-  spec.split_dimension = *split;
-  spec.concat_dimension = *concat;
-  spec.split_count = *count;
+  spec.split_dimension = split;
+  spec.concat_dimension = concat;
+  spec.split_count = count;
   s.instruction.opcode = OpCode::kAllToAll;
   return absl::OkStatus();
 }
@@ -339,8 +321,7 @@ absl::Status RequireSameTypeUnary(const OpState& s) {
 }
 
 absl::Status LowerCollectivePermute(OpState& s) {
-  absl::Status status = RequireSameTypeUnary(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(RequireSameTypeUnary(s));
   const mlir::Attribute* a = s.attributes.Find("source_target_pairs");
   if (a != nullptr && a->kind == mlir::Attribute::Kind::kDenseElements &&
       (a->type.dims.size() != 2 || a->type.dims[1] != 2)) {
@@ -348,10 +329,9 @@ absl::Status LowerCollectivePermute(OpState& s) {
                                 "', expected dense<[[source, target], "
                                 "...]> : tensor<Nx2xi64>"));
   }
-  auto pairs = s.attributes.Pairs("source_target_pairs");
-  if (!pairs.ok()) return pairs.status();
+  PJRTX_ASSIGN_OR_RETURN(auto pairs, s.attributes.Pairs("source_target_pairs"));
   std::set<int64_t> sources, targets;
-  for (const auto& [source, target] : *pairs) {
+  for (const auto& [source, target] : pairs) {
     if (source < 0 || target < 0) {
       return s.Error(absl::StrCat("source_target_pairs has [", source, ", ",
                                   target, "]; process ids must be >= 0"));
@@ -366,25 +346,22 @@ absl::Status LowerCollectivePermute(OpState& s) {
     }
   }
   CollectiveSpec& spec = s.instruction.attributes.collective;
-  spec.source_target_pairs = *std::move(pairs);
-  status = ReadChannel(s, /*required=*/false, &spec);
-  if (!status.ok()) return status;
+  spec.source_target_pairs = std::move(pairs);
+  PJRTX_RETURN_IF_ERROR(ReadChannel(s, /*required=*/false, &spec));
   s.instruction.opcode = OpCode::kCollectivePermute;
   return absl::OkStatus();
 }
 
 absl::Status LowerCollectiveBroadcast(OpState& s) {
   if (!s.attributes.Has("has_dynamic_root")) {
-    absl::Status status = RequireSameTypeUnary(s);
-    if (status.ok()) status = ReadProcessGroups(s, /*has_global_ids=*/false);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(RequireSameTypeUnary(s));
+    PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/false));
     s.instruction.opcode = OpCode::kCollectiveBroadcast;
     return absl::OkStatus();
   }
   // has_dynamic_root: data operands, then a tensor<Nxi32> whose entry k
   // picks (by index into the process group) the source of data operand k.
-  absl::Status status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   if (s.operands.size() < 2) {
     return s.Error(
         "with has_dynamic_root takes the data operands, then the root "
@@ -398,13 +375,13 @@ absl::Status LowerCollectiveBroadcast(OpState& s) {
                                 ", expected tensor<", n,
                                 "xi32> (one per data operand)"));
   }
-  status = s.RequireResults(n);
-  for (size_t i = 0; status.ok() && i < n; ++i) {
-    status = s.ExpectResult(static_cast<int>(i), s.shape(static_cast<int>(i)));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(n));
+  for (size_t i = 0; i < n; ++i) {
+    PJRTX_RETURN_IF_ERROR(
+        s.ExpectResult(static_cast<int>(i), s.shape(static_cast<int>(i))));
   }
-  if (status.ok()) status = RequireRegions(s, 0);
-  if (status.ok()) status = ReadProcessGroups(s, /*has_global_ids=*/false);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(RequireRegions(s, 0));
+  PJRTX_RETURN_IF_ERROR(ReadProcessGroups(s, /*has_global_ids=*/false));
   s.instruction.opcode = OpCode::kCollectiveBroadcast;
   s.instruction.attributes.collective.has_dynamic_root = true;
   return absl::OkStatus();
@@ -413,12 +390,10 @@ absl::Status LowerCollectiveBroadcast(OpState& s) {
 // The channel and direction of a send or recv.
 absl::Status ReadTransfer(OpState& s) {
   CollectiveSpec& spec = s.instruction.attributes.collective;
-  absl::Status status = ReadChannel(s, /*required=*/true, &spec);
-  if (!status.ok()) return status;
-  absl::StatusOr<bool> host =
-      s.attributes.Bool("is_host_transfer", /*default_value=*/false);
-  if (!host.ok()) return host.status();
-  spec.is_host_transfer = *host;
+  PJRTX_RETURN_IF_ERROR(ReadChannel(s, /*required=*/true, &spec));
+  PJRTX_ASSIGN_OR_RETURN(bool host, s.attributes.Bool("is_host_transfer",
+                                                      /*default_value=*/false));
+  spec.is_host_transfer = host;
   return RequireRegions(s, 0);
 }
 
@@ -447,22 +422,19 @@ absl::Status LowerSend(OpState& s) {
         absl::StrCat("last operand must be a !stablehlo.token, got ",
                      types.empty() ? "no operands" : types.back().ToString()));
   }
-  absl::Status status = RequireTensorsBeforeToken(s, types, "operand");
-  if (status.ok()) status = s.RequireResults(1);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(RequireTensorsBeforeToken(s, types, "operand"));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
   if (!IsToken(s.result_types[0])) {
     return s.Error(absl::StrCat("result type ", s.result_types[0].ToString(),
                                 " should be !stablehlo.token"));
   }
-  status = ReadTransfer(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(ReadTransfer(s));
   s.instruction.opcode = OpCode::kSend;
   return absl::OkStatus();
 }
 
 absl::Status LowerRecv(OpState& s) {
-  absl::Status status = s.RequireOperands(1);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
   if (!IsToken(s.operands[0].type)) {
     return s.Error(absl::StrCat("operand must be a !stablehlo.token, got ",
                                 s.operands[0].type.ToString()));
@@ -473,9 +445,8 @@ absl::Status LowerRecv(OpState& s) {
         absl::StrCat("last result must be a !stablehlo.token, got ",
                      types.empty() ? "no results" : types.back().ToString()));
   }
-  status = RequireTensorsBeforeToken(s, types, "result");
-  if (status.ok()) status = ReadTransfer(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(RequireTensorsBeforeToken(s, types, "result"));
+  PJRTX_RETURN_IF_ERROR(ReadTransfer(s));
   s.instruction.opcode = OpCode::kRecv;
   return absl::OkStatus();
 }

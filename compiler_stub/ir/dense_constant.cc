@@ -11,6 +11,7 @@
 #include "compiler_stub/ir/attribute_reader.h"
 #include "compiler_stub/ir/float_formats.h"
 #include "compiler_stub/ir/op_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -112,32 +113,31 @@ absl::Status StoreElement(const std::string& text, ElementType type,
     std::memcpy(out, &*raw, size);
     return absl::OkStatus();
   }
-  absl::StatusOr<double> value = ParseFloat(text);
-  if (!value.ok()) return value.status();
+  PJRTX_ASSIGN_OR_RETURN(double value, ParseFloat(text));
   switch (type) {
     case ElementType::kF16: {
-      uint16_t bits = DoubleToHalf(*value);
+      uint16_t bits = DoubleToHalf(value);
       std::memcpy(out, &bits, 2);
       break;
     }
     case ElementType::kBF16: {
-      uint16_t bits = DoubleToBFloat16(*value);
+      uint16_t bits = DoubleToBFloat16(value);
       std::memcpy(out, &bits, 2);
       break;
     }
     case ElementType::kF32: {
-      float f = static_cast<float>(*value);
+      float f = static_cast<float>(value);
       std::memcpy(out, &f, 4);
       break;
     }
     case ElementType::kF64:
-      std::memcpy(out, &*value, 8);
+      std::memcpy(out, &value, 8);
       break;
     case ElementType::kF8E4M3FN:
-      *out = DoubleToFloat8E4M3FN(*value);
+      *out = DoubleToFloat8E4M3FN(value);
       break;
     case ElementType::kF8E5M2:
-      *out = DoubleToFloat8E5M2(*value);
+      *out = DoubleToFloat8E5M2(value);
       break;
     default:
       return absl::InternalError("unhandled element type");

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -131,10 +132,9 @@ const char* Describe(Accepts accepts) {
 // unless `result_type` overrides it).
 absl::Status SameShapes(OpState& s, size_t arity, Accepts accepts,
                         std::optional<ElementType> result_type = {}) {
-  absl::Status status = s.RequireOperands(arity);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(arity));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   for (size_t i = 1; i < arity; ++i) {
     if (!(s.shape(i) == s.shape(0))) {
       return s.Error(absl::StrCat("operand ", i, " is ", s.shape(i).ToString(),
@@ -152,74 +152,67 @@ absl::Status SameShapes(OpState& s, size_t arity, Accepts accepts,
 }
 
 absl::Status LowerConstant(OpState& s) {
-  absl::Status status = s.RequireOperands(0);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(0));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const mlir::Attribute* value = s.attributes.Find("value");
   if (value == nullptr ||
       value->kind != mlir::Attribute::Kind::kDenseElements) {
     return s.Error("needs a dense<...> value");
   }
-  absl::StatusOr<ValueType> type = ConvertType(value->type);
-  if (!type.ok()) return type.status();
-  if (!(*type == s.result_types[0])) {
-    return s.Error(absl::StrCat("value has type ", type->ToString(),
+  PJRTX_ASSIGN_OR_RETURN(ValueType type, ConvertType(value->type));
+  if (!(type == s.result_types[0])) {
+    return s.Error(absl::StrCat("value has type ", type.ToString(),
                                 " but the result is ",
                                 s.result_types[0].ToString()));
   }
-  absl::StatusOr<std::vector<uint8_t>> bytes =
-      DenseToBytes(*value, s.result(0));
-  if (!bytes.ok()) return bytes.status();
+  PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                         DenseToBytes(*value, s.result(0)));
   s.instruction.opcode = OpCode::kConstant;
-  s.instruction.attributes.constant = *std::move(bytes);
+  s.instruction.attributes.constant = std::move(bytes);
   return absl::OkStatus();
 }
 
 absl::Status LowerIota(OpState& s) {
-  absl::Status status = s.RequireOperands(0);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
-  absl::StatusOr<int64_t> dim = s.attributes.Integer("iota_dimension");
-  if (!dim.ok()) return dim.status();
-  if (*dim < 0 || *dim >= s.result(0).rank()) {
-    return s.Error(absl::StrCat("iota_dimension ", *dim,
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(0));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
+  PJRTX_ASSIGN_OR_RETURN(int64_t dim, s.attributes.Integer("iota_dimension"));
+  if (dim < 0 || dim >= s.result(0).rank()) {
+    return s.Error(absl::StrCat("iota_dimension ", dim,
                                 " is out of range for rank ",
                                 s.result(0).rank()));
   }
   s.instruction.opcode = OpCode::kIota;
-  s.instruction.attributes.dimension = *dim;
+  s.instruction.attributes.dimension = dim;
   return absl::OkStatus();
 }
 
 absl::Status LowerCompare(OpState& s) {
-  absl::Status status = SameShapes(s, 2, Accepts::kAny, ElementType::kPred);
-  if (!status.ok()) return status;
-  absl::StatusOr<std::string> direction =
-      s.attributes.EnumBody("comparison_direction");
-  if (!direction.ok()) return direction.status();
+  PJRTX_RETURN_IF_ERROR(SameShapes(s, 2, Accepts::kAny, ElementType::kPred));
+  PJRTX_ASSIGN_OR_RETURN(std::string direction,
+                         s.attributes.EnumBody("comparison_direction"));
   static const std::map<std::string, ComparisonDirection> kDirections = {
       {"EQ", ComparisonDirection::kEq}, {"NE", ComparisonDirection::kNe},
       {"GE", ComparisonDirection::kGe}, {"GT", ComparisonDirection::kGt},
       {"LE", ComparisonDirection::kLe}, {"LT", ComparisonDirection::kLt}};
-  auto d = kDirections.find(*direction);
+  auto d = kDirections.find(direction);
   if (d == kDirections.end()) {
-    return s.Error(absl::StrCat("comparison_direction '", *direction,
+    return s.Error(absl::StrCat("comparison_direction '", direction,
                                 "' is not one of EQ, NE, GE, GT, LE, LT"));
   }
-  absl::StatusOr<std::string> type =
-      s.attributes.EnumBody("compare_type", std::string("NOTYPE"));
-  if (!type.ok()) return type.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      std::string type,
+      s.attributes.EnumBody("compare_type", std::string("NOTYPE")));
   static const std::map<std::string, ComparisonType> kTypes = {
       {"NOTYPE", ComparisonType::kNoType},
       {"FLOAT", ComparisonType::kFloat},
       {"TOTALORDER", ComparisonType::kTotalOrder},
       {"SIGNED", ComparisonType::kSigned},
       {"UNSIGNED", ComparisonType::kUnsigned}};
-  auto t = kTypes.find(*type);
+  auto t = kTypes.find(type);
   if (t == kTypes.end()) {
-    return s.Error(absl::StrCat("compare_type '", *type,
+    return s.Error(absl::StrCat("compare_type '", type,
                                 "' is not one of NOTYPE, FLOAT, TOTALORDER, "
                                 "SIGNED, UNSIGNED"));
   }
@@ -230,10 +223,9 @@ absl::Status LowerCompare(OpState& s) {
 }
 
 absl::Status LowerSelectOrClamp(OpState& s, bool select) {
-  absl::Status status = s.RequireOperands(3);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(3));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   // select(pred, a, b); clamp(min, x, max).
   const int main = select ? 1 : 1;
   const Shape& value = s.shape(main);
@@ -268,10 +260,9 @@ absl::Status LowerSelectOrClamp(OpState& s, bool select) {
 }
 
 absl::Status LowerConversion(OpState& s) {
-  absl::Status status = s.RequireOperands(1);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& in = s.shape(0);
   const Shape& out = s.result(0);
   if (s.op.name == "stablehlo.convert") {
@@ -284,18 +275,16 @@ absl::Status LowerConversion(OpState& s) {
     return absl::OkStatus();
   }
   if (s.op.name == "stablehlo.reduce_precision") {
-    absl::StatusOr<int64_t> e = s.attributes.Integer("exponent_bits");
-    if (!e.ok()) return e.status();
-    absl::StatusOr<int64_t> m = s.attributes.Integer("mantissa_bits");
-    if (!m.ok()) return m.status();
-    if (*e < 1 || *e > 30 || *m < 0 || *m > 60) {
-      return s.Error(absl::StrCat("exponent_bits ", *e, " / mantissa_bits ", *m,
+    PJRTX_ASSIGN_OR_RETURN(int64_t e, s.attributes.Integer("exponent_bits"));
+    PJRTX_ASSIGN_OR_RETURN(int64_t m, s.attributes.Integer("mantissa_bits"));
+    if (e < 1 || e > 30 || m < 0 || m > 60) {
+      return s.Error(absl::StrCat("exponent_bits ", e, " / mantissa_bits ", m,
                                   " out of range (1..30 / 0..60)"));
     }
     if (!IsFloat(in.type)) return s.Error("operand must be floating point");
     s.instruction.opcode = OpCode::kReducePrecision;
-    s.instruction.attributes.exponent_bits = static_cast<int>(*e);
-    s.instruction.attributes.mantissa_bits = static_cast<int>(*m);
+    s.instruction.attributes.exponent_bits = static_cast<int>(e);
+    s.instruction.attributes.mantissa_bits = static_cast<int>(m);
     return s.ExpectResult(0, in);
   }
   // bitcast_convert: equal widths keep the shape; otherwise the narrower

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/op_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -21,10 +22,9 @@ std::string DimsText(const std::vector<int64_t>& dims) {
 // square in its last two, b's solved dimension (R-2 on the left side, R-1
 // on the right) as long as a's side; the result is b's type.
 absl::Status LowerTriangularSolve(OpState& s) {
-  absl::Status status = s.RequireOperands(2);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(2));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& a = s.shape(0);
   const Shape& b = s.shape(1);
   if (a.type != b.type) {
@@ -52,15 +52,13 @@ absl::Status LowerTriangularSolve(OpState& s) {
                                   ") and of b (", b.dims[d], ") differ"));
     }
   }
-  absl::StatusOr<bool> left_side = s.attributes.Bool("left_side");
-  if (!left_side.ok()) return left_side.status();
-  absl::StatusOr<bool> lower = s.attributes.Bool("lower");
-  if (!lower.ok()) return lower.status();
-  absl::StatusOr<bool> unit_diagonal = s.attributes.Bool("unit_diagonal");
-  if (!unit_diagonal.ok()) return unit_diagonal.status();
-  absl::StatusOr<std::string> transpose = s.attributes.EnumBody("transpose_a");
-  if (!transpose.ok()) return transpose.status();
-  const std::string& mode = *transpose;  // X of #stablehlo<transpose X>.
+  PJRTX_ASSIGN_OR_RETURN(bool left_side, s.attributes.Bool("left_side"));
+  PJRTX_ASSIGN_OR_RETURN(bool lower, s.attributes.Bool("lower"));
+  PJRTX_ASSIGN_OR_RETURN(bool unit_diagonal,
+                         s.attributes.Bool("unit_diagonal"));
+  // X of #stablehlo<transpose X>.
+  PJRTX_ASSIGN_OR_RETURN(const std::string mode,
+                         s.attributes.EnumBody("transpose_a"));
   static const std::map<std::string, bool> kTransposes = {
       {"NO_TRANSPOSE", false}, {"TRANSPOSE", true}, {"ADJOINT", true}};
   const auto t = kTransposes.find(mode);
@@ -69,16 +67,16 @@ absl::Status LowerTriangularSolve(OpState& s) {
                                 "' is not one of NO_TRANSPOSE, TRANSPOSE, "
                                 "ADJOINT"));
   }
-  const int solved = *left_side ? r - 2 : r - 1;
+  const int solved = left_side ? r - 2 : r - 1;
   if (b.dims[solved] != a.dims[r - 1]) {
     return s.Error(absl::StrCat(
         "b ", DimsText(b.dims), " has ", b.dims[solved], " in dimension ",
         solved, " where a's side is ", a.dims[r - 1],
-        " (left_side = ", *left_side ? "true" : "false", ")"));
+        " (left_side = ", left_side ? "true" : "false", ")"));
   }
   s.instruction.opcode = OpCode::kTriangularSolve;
   s.instruction.attributes.triangular_solve =
-      TriangularSolveOptions{*left_side, *lower, *unit_diagonal, t->second};
+      TriangularSolveOptions{left_side, lower, unit_diagonal, t->second};
   return s.ExpectResult(0, b);
 }
 

@@ -11,6 +11,7 @@
 #include "compiler_stub/ir/attribute_reader.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -169,15 +170,14 @@ class Lowerer : public RegionLowerer {
                        absl::StrCat("function @", f.name, " is defined twice"));
       }
     }
-    absl::StatusOr<const mlir::Function*> entry =
-        FindEntryFunction(module_, options_.entry);
-    if (!entry.ok()) return entry.status();
+    PJRTX_ASSIGN_OR_RETURN(const mlir::Function* entry,
+                           FindEntryFunction(module_, options_.entry));
     // A named entry is one program of a module that may hold others, e.g.
     // the corpus's @main driving its collective functions through
     // interpreter ops; only what the entry runs must compile.
     const std::set<std::string> lowered =
         options_.entry.empty() ? AllFunctions()
-                               : CalledFunctions(by_name, **entry);
+                               : CalledFunctions(by_name, *entry);
     // Number every function first, so calls may refer forward.
     for (const mlir::Function& f : module_.functions) {
       if (!lowered.count(f.name)) continue;
@@ -185,14 +185,12 @@ class Lowerer : public RegionLowerer {
           static_cast<int>(program_.computations.size());
       program_.computations.emplace_back();
     }
-    program_.entry = program_.functions[(*entry)->name];
+    program_.entry = program_.functions[entry->name];
     for (const mlir::Function& f : module_.functions) {
       if (!lowered.count(f.name)) continue;
-      absl::Status status = LowerFunction(f, program_.functions[f.name]);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(LowerFunction(f, program_.functions[f.name]));
     }
-    absl::Status calls = CheckCalls();
-    if (!calls.ok()) return calls;
+    PJRTX_RETURN_IF_ERROR(CheckCalls());
     program_.has_collectives = HasCollectives(program_);
     return std::move(program_);
   }
@@ -212,9 +210,8 @@ class Lowerer : public RegionLowerer {
     // a scope of another kind around them; they capture nothing.
     Scope scope(&program_.computations, index,
                 dynamic_cast<Scope*>(&enclosing));
-    absl::Status status = LowerBlock(region.blocks[0], scope, index,
-                                     /*is_entry=*/false, /*function=*/nullptr);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(LowerBlock(region.blocks[0], scope, index,
+                                     /*is_entry=*/false, /*function=*/nullptr));
     return index;
   }
 
@@ -257,9 +254,8 @@ class Lowerer : public RegionLowerer {
     Computation& c = program_.computations[index];
     c.name = f.name;
     for (const mlir::Type& t : f.result_types) {
-      absl::StatusOr<ValueType> type = ConvertType(t);
-      if (!type.ok()) return type.status();
-      c.result_types.push_back(*type);
+      PJRTX_ASSIGN_OR_RETURN(ValueType type, ConvertType(t));
+      c.result_types.push_back(type);
     }
     if (f.body.blocks.size() != 1) {
       return ErrorAt(f.location, absl::StrCat("function @", f.name,
@@ -284,15 +280,13 @@ class Lowerer : public RegionLowerer {
     // `computation(index)` is re-read after every op: lowering a region
     // appends computations and may move them.
     for (const mlir::BlockArgument& arg : block.arguments) {
-      absl::StatusOr<ValueType> type = ConvertType(arg.type);
-      if (!type.ok()) return type.status();
+      PJRTX_ASSIGN_OR_RETURN(ValueType type, ConvertType(arg.type));
       Computation& c = computation(index);
       const int id = c.num_values++;
       c.parameters.push_back(id);
-      c.parameter_types.push_back(*type);
-      absl::Status defined =
-          scope.Define(arg.name, 0, 1, ScopedValue{id, *type}, arg.location);
-      if (!defined.ok()) return defined;
+      c.parameter_types.push_back(type);
+      PJRTX_RETURN_IF_ERROR(
+          scope.Define(arg.name, 0, 1, ScopedValue{id, type}, arg.location));
     }
     if (function != nullptr &&
         function->arguments.size() != block.arguments.size()) {
@@ -307,22 +301,19 @@ class Lowerer : public RegionLowerer {
       }
       if (op.name == "func.return" || op.name == "stablehlo.return" ||
           op.name == "return") {
-        absl::Status status = LowerReturn(op, scope, index, function);
-        if (!status.ok()) return status;
+        PJRTX_RETURN_IF_ERROR(LowerReturn(op, scope, index, function));
         returned = true;
         continue;
       }
       OpContext context{
           op, scope, *this, index,
           is_entry && options_.checks_as_outputs ? &check_outputs_ : nullptr};
-      absl::StatusOr<std::vector<ScopedValue>> results =
-          LowerOperation(context);
-      if (!results.ok()) return results.status();
-      for (size_t r = 0; r < results->size(); ++r) {
-        absl::Status defined = scope.Define(op.result_name, static_cast<int>(r),
-                                            static_cast<int>(results->size()),
-                                            (*results)[r], op.location);
-        if (!defined.ok()) return defined;
+      PJRTX_ASSIGN_OR_RETURN(std::vector<ScopedValue> results,
+                             LowerOperation(context));
+      for (size_t r = 0; r < results.size(); ++r) {
+        PJRTX_RETURN_IF_ERROR(scope.Define(op.result_name, static_cast<int>(r),
+                                           static_cast<int>(results.size()),
+                                           results[r], op.location));
       }
     }
     if (!returned) {
@@ -336,10 +327,9 @@ class Lowerer : public RegionLowerer {
     std::vector<int> ids;
     std::vector<ValueType> types;
     for (const mlir::ValueRef& ref : op.operands) {
-      absl::StatusOr<ScopedValue> value = scope.Lookup(ref);
-      if (!value.ok()) return value.status();
-      ids.push_back(value->id);
-      types.push_back(value->type);
+      PJRTX_ASSIGN_OR_RETURN(ScopedValue value, scope.Lookup(ref));
+      ids.push_back(value.id);
+      types.push_back(value.type);
     }
     Computation& c = computation(index);
     if (function != nullptr) {

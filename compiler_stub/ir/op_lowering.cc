@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/type_conversion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -52,23 +53,19 @@ absl::Status LowerCheck(OpState& s) {
                          "is not supported");
   }
   const size_t want = with_constant ? 1 : 2;
-  absl::Status status = s.RequireOperands(want);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(want));
   if (with_constant) {
     const mlir::Attribute* value = s.attributes.Find("value");
     if (value == nullptr ||
         value->kind != mlir::Attribute::Kind::kDenseElements) {
       return s.Error("needs an expected dense<...> value");
     }
-    absl::StatusOr<ValueType> type = ConvertType(value->type);
-    if (!type.ok()) return type.status();
-    if (!(*type == s.operands[0].type)) {
+    PJRTX_ASSIGN_OR_RETURN(ValueType type, ConvertType(value->type));
+    if (!(type == s.operands[0].type)) {
       return s.Error(absl::StrCat("compares a ", s.operands[0].type.ToString(),
-                                  " with a ", type->ToString()));
+                                  " with a ", type.ToString()));
     }
-    absl::StatusOr<std::vector<uint8_t>> bytes =
-        DenseToBytes(*value, type->shape);
-    if (!bytes.ok()) return bytes.status();
+    PJRTX_RETURN_IF_ERROR(DenseToBytes(*value, type.shape).status());
   } else if (!(s.operands[0].type == s.operands[1].type)) {
     return s.Error(absl::StrCat("compares a ", s.operands[0].type.ToString(),
                                 " with a ", s.operands[1].type.ToString()));
@@ -79,13 +76,13 @@ absl::Status LowerCheck(OpState& s) {
 
 absl::Status LowerCall(OpState& s) {
   const bool composite = s.op.name == "stablehlo.composite";
-  absl::StatusOr<std::string> callee =
-      s.attributes.Symbol(composite ? "decomposition" : "callee");
-  if (!callee.ok()) return callee.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      std::string callee,
+      s.attributes.Symbol(composite ? "decomposition" : "callee"));
   const Program& program = s.context.lowerer.program();
-  auto it = program.functions.find(*callee);
+  auto it = program.functions.find(callee);
   if (it == program.functions.end()) {
-    return s.Error(absl::StrCat("calls undefined function @", *callee));
+    return s.Error(absl::StrCat("calls undefined function @", callee));
   }
   s.instruction.opcode = OpCode::kCall;
   s.instruction.attributes.callee = it->second;
@@ -98,8 +95,7 @@ absl::Status LowerTupleOp(OpState& s) {
   if (s.op.name == "stablehlo.tuple") {
     ValueType tuple{ValueType::Kind::kTuple, {}, {}};
     for (const ScopedValue& v : s.operands) tuple.elements.push_back(v.type);
-    absl::Status status = s.RequireResults(1);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
     if (!(tuple == s.result_types[0])) {
       return s.Error(absl::StrCat("result type ", s.result_types[0].ToString(),
                                   " should be ", tuple.ToString()));
@@ -108,45 +104,39 @@ absl::Status LowerTupleOp(OpState& s) {
     return absl::OkStatus();
   }
   // get_tuple_element
-  absl::Status status = s.RequireOperands(1);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
   if (s.operands[0].type.kind != ValueType::Kind::kTuple) {
     return s.Error("operand is not a tuple");
   }
-  absl::StatusOr<int64_t> index = s.attributes.Integer("index");
-  if (!index.ok()) return index.status();
+  PJRTX_ASSIGN_OR_RETURN(int64_t index, s.attributes.Integer("index"));
   const auto& elements = s.operands[0].type.elements;
-  if (*index < 0 || *index >= static_cast<int64_t>(elements.size())) {
-    return s.Error(absl::StrCat("index ", *index,
+  if (index < 0 || index >= static_cast<int64_t>(elements.size())) {
+    return s.Error(absl::StrCat("index ", index,
                                 " is out of range for a "
                                 "tuple of ",
                                 elements.size()));
   }
-  status = s.RequireResults(1);
-  if (!status.ok()) return status;
-  if (!(elements[*index] == s.result_types[0])) {
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  if (!(elements[index] == s.result_types[0])) {
     return s.Error(absl::StrCat("result type ", s.result_types[0].ToString(),
-                                " should be ", elements[*index].ToString()));
+                                " should be ", elements[index].ToString()));
   }
   s.instruction.opcode = OpCode::kGetTupleElement;
-  s.instruction.attributes.dimension = *index;
+  s.instruction.attributes.dimension = index;
   return absl::OkStatus();
 }
 
 // real and imag of a float tensor (complex ones are expanded into their
 // parts before lowering): the value itself, and zeros.
 absl::Status LowerRealOrImag(OpState& s) {
-  for (absl::Status status : {s.RequireOperands(1), s.RequireResults(1)}) {
-    if (!status.ok()) return status;
-  }
-  absl::Status status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   if (!IsFloat(s.shape(0).type)) {
     return s.Error(absl::StrCat("needs a float or complex operand, got ",
                                 s.shape(0).ToString()));
   }
-  status = s.ExpectResult(0, s.shape(0));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.ExpectResult(0, s.shape(0)));
   InstructionBuilder builder(s);
   return builder.Finish(s.op.name == "stablehlo.real"
                             ? builder.Operand(0)
@@ -250,9 +240,8 @@ absl::StatusOr<int> OpState::Region(size_t index, const std::string& name) {
 absl::StatusOr<int> OpState::ScalarRegion(
     size_t index, const std::vector<ElementType>& params,
     const std::vector<ElementType>& returns) {
-  absl::StatusOr<int> region = Region(index, "region");
-  if (!region.ok()) return region;
-  const Computation& c = context.lowerer.computation(*region);
+  PJRTX_ASSIGN_OR_RETURN(int region, Region(index, "region"));
+  const Computation& c = context.lowerer.computation(region);
   auto scalar_types_match = [](const std::vector<ValueType>& types,
                                const std::vector<ElementType>& want) {
     if (types.size() != want.size()) return false;
@@ -288,25 +277,24 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   const mlir::Operation& op = context.op;
   OpState s{context, op, AttributeReader(op), {}, {}, {}, {}};
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    absl::StatusOr<ScopedValue> value = context.scope.Lookup(op.operands[i]);
-    if (!value.ok()) return value.status();
+    PJRTX_ASSIGN_OR_RETURN(ScopedValue value,
+                           context.scope.Lookup(op.operands[i]));
     if (i < op.operand_types.size()) {
-      absl::StatusOr<ValueType> declared = ConvertType(op.operand_types[i]);
-      if (!declared.ok()) return declared.status();
-      if (!(*declared == value->type)) {
+      PJRTX_ASSIGN_OR_RETURN(ValueType declared,
+                             ConvertType(op.operand_types[i]));
+      if (!(declared == value.type)) {
         return ErrorAt(
             op.operands[i].location,
             absl::StrCat(op.name, ": operand %", op.operands[i].name,
-                         " has type ", value->type.ToString(),
-                         " but the op declares ", declared->ToString()));
+                         " has type ", value.type.ToString(),
+                         " but the op declares ", declared.ToString()));
       }
     }
-    s.operands.push_back(*value);
+    s.operands.push_back(value);
   }
   for (const mlir::Type& t : op.result_types) {
-    absl::StatusOr<ValueType> type = ConvertType(t);
-    if (!type.ok()) return type.status();
-    s.result_types.push_back(*type);
+    PJRTX_ASSIGN_OR_RETURN(ValueType type, ConvertType(t));
+    s.result_types.push_back(type);
   }
   if (static_cast<int>(s.result_types.size()) != op.num_results) {
     return ErrorAt(
@@ -331,8 +319,7 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
                                       "reference interpreter only"));
   }
   if (absl::StartsWith(op.name, "check.")) {
-    status = LowerCheck(s);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(LowerCheck(s));
     return std::vector<ScopedValue>{};
   }
   if (op.name == "func.call" || op.name == "call" ||
@@ -352,9 +339,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
                                       ": infeed/outfeed need a host feed, "
                                       "which this runtime does not have"));
   } else if (HasStaticForm(op.name)) {
-    absl::StatusOr<mlir::Operation> static_op = StaticForm(s);
-    if (!static_op.ok()) return static_op.status();
-    OpContext as_static{*static_op, context.scope, context.lowerer,
+    PJRTX_ASSIGN_OR_RETURN(mlir::Operation static_op, StaticForm(s));
+    OpContext as_static{static_op, context.scope, context.lowerer,
                         context.computation, context.check_outputs};
     absl::StatusOr<std::vector<ScopedValue>> results =
         LowerOperation(as_static);
@@ -362,7 +348,7 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
       return absl::Status(
           results.status().code(),
           absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                       " as ", static_op->name, " with its constant operands: ",
+                       " as ", static_op.name, " with its constant operands: ",
                        results.status().message()));
     }
     return results;

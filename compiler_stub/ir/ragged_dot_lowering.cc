@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/template_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -33,10 +34,9 @@ std::string List(const std::vector<int64_t>& values) {
 }  // namespace
 
 absl::Status LowerRaggedDot(OpState& s) {
-  absl::Status status = s.RequireOperands(3);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(3));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const mlir::Attribute* numbers =
       s.attributes.Find("ragged_dot_dimension_numbers");
   if (numbers == nullptr) {
@@ -49,10 +49,7 @@ absl::Status LowerRaggedDot(OpState& s) {
                           {"rhs_contracting_dimensions", &rc},
                           {"lhs_ragged_dimensions", &ragged},
                           {"rhs_group_dimensions", &group}}) {
-    absl::StatusOr<std::vector<int64_t>> values =
-        DialectIntegers(*numbers, key, s.op);
-    if (!values.ok()) return values.status();
-    *out = *std::move(values);
+    PJRTX_ASSIGN_OR_RETURN(*out, DialectIntegers(*numbers, key, s.op));
   }
   const Shape& lhs = s.shape(0);
   const Shape& rhs = s.shape(1);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -46,14 +47,12 @@ std::vector<ElementType> InputTypes(const OpState& s, size_t n) {
 }
 
 absl::Status LowerReduce(OpState& s) {
-  absl::Status status = s.RequireTensors();
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   size_t n = 0;
-  if (status.ok()) status = SplitInputsAndInits(s, &n);
-  if (!status.ok()) return status;
-  auto dims = s.attributes.Integers("dimensions");
-  if (!dims.ok()) return dims.status();
+  PJRTX_RETURN_IF_ERROR(SplitInputsAndInits(s, &n));
+  PJRTX_ASSIGN_OR_RETURN(auto dims, s.attributes.Integers("dimensions"));
   const Shape& in = s.shape(0);
-  std::vector<int64_t> sorted = *dims;
+  std::vector<int64_t> sorted = dims;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end() ||
       (!sorted.empty() && (sorted.front() < 0 || sorted.back() >= in.rank()))) {
@@ -67,14 +66,13 @@ absl::Status LowerReduce(OpState& s) {
   }
   const std::vector<ElementType> types = InputTypes(s, n);
   for (size_t i = 0; i < n; ++i) {
-    status = s.ExpectResult(static_cast<int>(i), Shape{types[i], kept});
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        s.ExpectResult(static_cast<int>(i), Shape{types[i], kept}));
   }
-  auto body = s.ScalarRegion(0, Twice(types), types);
-  if (!body.ok()) return body.status();
+  PJRTX_ASSIGN_OR_RETURN(auto body, s.ScalarRegion(0, Twice(types), types));
   s.instruction.opcode = OpCode::kReduce;
-  s.instruction.attributes.dims = *dims;
-  s.instruction.regions = {*body};
+  s.instruction.attributes.dims = dims;
+  s.instruction.regions = {body};
   return absl::OkStatus();
 }
 
@@ -82,38 +80,39 @@ absl::StatusOr<WindowSpec> ReadWindow(OpState& s, int rank,
                                       const char* dims_name,
                                       const char* strides_name) {
   WindowSpec w;
-  auto dims = s.attributes.Integers(dims_name);
-  auto strides =
-      s.attributes.Integers(strides_name, std::vector<int64_t>(rank, 1));
-  auto base =
-      s.attributes.Integers("base_dilations", std::vector<int64_t>(rank, 1));
-  auto window =
-      s.attributes.Integers("window_dilations", std::vector<int64_t>(rank, 1));
-  auto padding = s.attributes.Pairs(
-      "padding", std::vector<std::pair<int64_t, int64_t>>(rank, {0, 0}));
-  for (absl::Status st : {dims.status(), strides.status(), base.status(),
-                          window.status(), padding.status()}) {
-    if (!st.ok()) return st;
-  }
+  PJRTX_ASSIGN_OR_RETURN(auto dims, s.attributes.Integers(dims_name));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto strides,
+      s.attributes.Integers(strides_name, std::vector<int64_t>(rank, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto base,
+      s.attributes.Integers("base_dilations", std::vector<int64_t>(rank, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto window,
+      s.attributes.Integers("window_dilations", std::vector<int64_t>(rank, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto padding,
+      s.attributes.Pairs(
+          "padding", std::vector<std::pair<int64_t, int64_t>>(rank, {0, 0})));
   const size_t r = rank;
-  if (dims->size() != r || strides->size() != r || base->size() != r ||
-      window->size() != r || padding->size() != r) {
+  if (dims.size() != r || strides.size() != r || base.size() != r ||
+      window.size() != r || padding.size() != r) {
     return s.Error("window attributes need one entry per dimension");
   }
   for (size_t i = 0; i < r; ++i) {
-    if ((*dims)[i] < 1 || (*strides)[i] < 1 || (*base)[i] < 1 ||
-        (*window)[i] < 1 || std::abs((*padding)[i].first) > (1 << 30) ||
-        std::abs((*padding)[i].second) > (1 << 30)) {
+    if (dims[i] < 1 || strides[i] < 1 || base[i] < 1 || window[i] < 1 ||
+        std::abs(padding[i].first) > (1 << 30) ||
+        std::abs(padding[i].second) > (1 << 30)) {
       return s.Error(absl::StrCat("window of dimension ", i,
                                   " has a non-positive size, stride or "
                                   "dilation, or huge padding"));
     }
   }
-  w.dimensions = *dims;
-  w.strides = *strides;
-  w.base_dilations = *base;
-  w.window_dilations = *window;
-  w.padding = *padding;
+  w.dimensions = dims;
+  w.strides = strides;
+  w.base_dilations = base;
+  w.window_dilations = window;
+  w.padding = padding;
   return w;
 }
 
@@ -131,60 +130,56 @@ std::vector<int64_t> WindowedShape(const std::vector<int64_t>& in,
 }
 
 absl::Status LowerReduceWindow(OpState& s) {
-  absl::Status status = s.RequireTensors();
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   size_t n = 0;
-  if (status.ok()) status = SplitInputsAndInits(s, &n);
-  if (!status.ok()) return status;
-  auto window =
-      ReadWindow(s, s.shape(0).rank(), "window_dimensions", "window_strides");
-  if (!window.ok()) return window.status();
+  PJRTX_RETURN_IF_ERROR(SplitInputsAndInits(s, &n));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto window,
+      ReadWindow(s, s.shape(0).rank(), "window_dimensions", "window_strides"));
   const std::vector<ElementType> types = InputTypes(s, n);
-  const std::vector<int64_t> out = WindowedShape(s.shape(0).dims, *window);
+  const std::vector<int64_t> out = WindowedShape(s.shape(0).dims, window);
   for (size_t i = 0; i < n; ++i) {
-    status = s.ExpectResult(static_cast<int>(i), Shape{types[i], out});
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        s.ExpectResult(static_cast<int>(i), Shape{types[i], out}));
   }
-  auto body = s.ScalarRegion(0, Twice(types), types);
-  if (!body.ok()) return body.status();
+  PJRTX_ASSIGN_OR_RETURN(auto body, s.ScalarRegion(0, Twice(types), types));
   s.instruction.opcode = OpCode::kReduceWindow;
-  s.instruction.attributes.window = *window;
-  s.instruction.regions = {*body};
+  s.instruction.attributes.window = window;
+  s.instruction.regions = {body};
   return absl::OkStatus();
 }
 
 absl::Status LowerSelectAndScatter(OpState& s) {
-  absl::Status status = s.RequireOperands(3);
-  if (status.ok()) status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(3));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& operand = s.shape(0);
-  auto window =
-      ReadWindow(s, operand.rank(), "window_dimensions", "window_strides");
-  if (!window.ok()) return window.status();
-  if (!(s.shape(1).dims == WindowedShape(operand.dims, *window))) {
+  PJRTX_ASSIGN_OR_RETURN(
+      auto window,
+      ReadWindow(s, operand.rank(), "window_dimensions", "window_strides"));
+  if (!(s.shape(1).dims == WindowedShape(operand.dims, window))) {
     return s.Error(absl::StrCat("source ", s.shape(1).ToString(),
                                 " does not match the windows of the operand"));
   }
   if (!s.shape(2).dims.empty() || s.shape(2).type != s.shape(1).type) {
     return s.Error("init_value must be a scalar of the source's type");
   }
-  status = s.ExpectResult(0, Shape{s.shape(1).type, operand.dims});
-  if (!status.ok()) return status;
-  auto select =
-      s.ScalarRegion(0, {operand.type, operand.type}, {ElementType::kPred});
-  if (!select.ok()) return select.status();
-  auto scatter =
-      s.ScalarRegion(1, {s.shape(1).type, s.shape(1).type}, {s.shape(1).type});
-  if (!scatter.ok()) return scatter.status();
+  PJRTX_RETURN_IF_ERROR(
+      s.ExpectResult(0, Shape{s.shape(1).type, operand.dims}));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto select,
+      s.ScalarRegion(0, {operand.type, operand.type}, {ElementType::kPred}));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto scatter,
+      s.ScalarRegion(1, {s.shape(1).type, s.shape(1).type}, {s.shape(1).type}));
   s.instruction.opcode = OpCode::kSelectAndScatter;
-  s.instruction.attributes.window = *window;
-  s.instruction.regions = {*select, *scatter};
+  s.instruction.attributes.window = window;
+  s.instruction.regions = {select, scatter};
   return absl::OkStatus();
 }
 
 absl::Status LowerSort(OpState& s) {
-  absl::Status status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   if (s.operands.empty() || s.result_types.size() != s.operands.size()) {
     return s.Error("needs operands and as many results");
   }
@@ -193,16 +188,13 @@ absl::Status LowerSort(OpState& s) {
     if (s.shape(i).dims != first.dims) {
       return s.Error("operands must have the same shape");
     }
-    status = s.ExpectResult(static_cast<int>(i), s.shape(i));
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(s.ExpectResult(static_cast<int>(i), s.shape(i)));
   }
-  auto dim = s.attributes.Integer("dimension", -1);
-  auto stable = s.attributes.Bool("is_stable", false);
-  if (!dim.ok()) return dim.status();
-  if (!stable.ok()) return stable.status();
-  int64_t d = *dim < 0 ? *dim + first.rank() : *dim;
+  PJRTX_ASSIGN_OR_RETURN(auto dim, s.attributes.Integer("dimension", -1));
+  PJRTX_ASSIGN_OR_RETURN(auto stable, s.attributes.Bool("is_stable", false));
+  int64_t d = dim < 0 ? dim + first.rank() : dim;
   if (d < 0 || d >= first.rank()) {
-    return s.Error(absl::StrCat("dimension ", *dim,
+    return s.Error(absl::StrCat("dimension ", dim,
                                 " is out of range for "
                                 "rank ",
                                 first.rank()));
@@ -212,19 +204,18 @@ absl::Status LowerSort(OpState& s) {
     params.push_back(s.shape(i).type);
     params.push_back(s.shape(i).type);
   }
-  auto comparator = s.ScalarRegion(0, params, {ElementType::kPred});
-  if (!comparator.ok()) return comparator.status();
+  PJRTX_ASSIGN_OR_RETURN(auto comparator,
+                         s.ScalarRegion(0, params, {ElementType::kPred}));
   s.instruction.opcode = OpCode::kSort;
   s.instruction.attributes.dimension = d;
-  s.instruction.attributes.is_stable = *stable;
-  s.instruction.regions = {*comparator};
+  s.instruction.attributes.is_stable = stable;
+  s.instruction.regions = {comparator};
   return absl::OkStatus();
 }
 
 absl::Status LowerMap(OpState& s) {
-  absl::Status status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   if (s.operands.empty()) return s.Error("needs at least one operand");
   std::vector<ElementType> params;
   for (size_t i = 0; i < s.operands.size(); ++i) {
@@ -233,27 +224,25 @@ absl::Status LowerMap(OpState& s) {
     }
     params.push_back(s.shape(i).type);
   }
-  auto dims = s.attributes.Integers("dimensions");
-  if (!dims.ok()) return dims.status();
-  for (size_t i = 0; i < dims->size(); ++i) {
-    if ((*dims)[i] != static_cast<int64_t>(i) ||
-        dims->size() != s.shape(0).dims.size()) {
+  PJRTX_ASSIGN_OR_RETURN(auto dims, s.attributes.Integers("dimensions"));
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] != static_cast<int64_t>(i) ||
+        dims.size() != s.shape(0).dims.size()) {
       return s.Error("dimensions must be [0, ..., rank-1]");
     }
   }
-  status = s.ExpectResult(0, Shape{s.result(0).type, s.shape(0).dims});
-  if (!status.ok()) return status;
-  auto fn = s.ScalarRegion(0, params, {s.result(0).type});
-  if (!fn.ok()) return fn.status();
+  PJRTX_RETURN_IF_ERROR(
+      s.ExpectResult(0, Shape{s.result(0).type, s.shape(0).dims}));
+  PJRTX_ASSIGN_OR_RETURN(auto fn,
+                         s.ScalarRegion(0, params, {s.result(0).type}));
   s.instruction.opcode = OpCode::kMap;
-  s.instruction.attributes.dims = *dims;
-  s.instruction.regions = {*fn};
+  s.instruction.attributes.dims = dims;
+  s.instruction.regions = {fn};
   return absl::OkStatus();
 }
 
 absl::Status LowerScatter(OpState& s) {
-  absl::Status status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   // inputs..., scatter_indices, updates...
   if (s.operands.size() < 3 || s.operands.size() % 2 != 1) {
     return s.Error("needs N inputs, the indices and N updates");
@@ -272,13 +261,10 @@ absl::Status LowerScatter(OpState& s) {
                   &d.scatter_indices_batching_dims},
         std::pair{"scatter_dims_to_operand_dims",
                   &d.scatter_dims_to_operand_dims}}) {
-    auto values = DialectIntegers(*numbers, key, s.op);
-    if (!values.ok()) return values.status();
-    *field = *values;
+    PJRTX_ASSIGN_OR_RETURN(*field, DialectIntegers(*numbers, key, s.op));
   }
-  auto ivd = DialectInteger(*numbers, "index_vector_dim", s.op);
-  if (!ivd.ok()) return ivd.status();
-  d.index_vector_dim = *ivd;
+  PJRTX_ASSIGN_OR_RETURN(d.index_vector_dim,
+                         DialectInteger(*numbers, "index_vector_dim", s.op));
   const Shape& input = s.shape(0);
   const Shape& indices = s.shape(n);
   const Shape& updates = s.shape(n + 1);
@@ -315,8 +301,7 @@ absl::Status LowerScatter(OpState& s) {
       return s.Error("inputs (and updates) must share one shape");
     }
     types.push_back(s.shape(i).type);
-    status = s.ExpectResult(static_cast<int>(i), s.shape(i));
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(s.ExpectResult(static_cast<int>(i), s.shape(i)));
   }
   // Window sizes of the updates may not exceed the input's.
   std::vector<int64_t> window_sizes;
@@ -332,11 +317,10 @@ absl::Status LowerScatter(OpState& s) {
     }
     ++w;
   }
-  auto body = s.ScalarRegion(0, Twice(types), types);
-  if (!body.ok()) return body.status();
+  PJRTX_ASSIGN_OR_RETURN(auto body, s.ScalarRegion(0, Twice(types), types));
   s.instruction.opcode = OpCode::kScatter;
   s.instruction.attributes.scatter = d;
-  s.instruction.regions = {*body};
+  s.instruction.regions = {body};
   return absl::OkStatus();
 }
 
@@ -350,13 +334,11 @@ absl::Status LowerWhile(OpState& s) {
           absl::StrCat("result ", i, " must have operand ", i, "'s type"));
     }
   }
-  auto cond = s.Region(0, "cond");
-  if (!cond.ok()) return cond.status();
-  auto body = s.Region(1, "body");
-  if (!body.ok()) return body.status();
+  PJRTX_ASSIGN_OR_RETURN(auto cond, s.Region(0, "cond"));
+  PJRTX_ASSIGN_OR_RETURN(auto body, s.Region(1, "body"));
   std::vector<ValueType> types = s.result_types;
-  const Computation& c = s.context.lowerer.computation(*cond);
-  const Computation& b = s.context.lowerer.computation(*body);
+  const Computation& c = s.context.lowerer.computation(cond);
+  const Computation& b = s.context.lowerer.computation(body);
   const ValueType pred = ValueType::Tensor(Shape{ElementType::kPred, {}});
   if (c.parameter_types != types || c.result_types != std::vector{pred}) {
     return s.Error(absl::StrCat("cond must take ", TypesToString(types),
@@ -367,13 +349,12 @@ absl::Status LowerWhile(OpState& s) {
         absl::StrCat("body must take and return ", TypesToString(types)));
   }
   s.instruction.opcode = OpCode::kWhile;
-  s.instruction.regions = {*cond, *body};
+  s.instruction.regions = {cond, body};
   return absl::OkStatus();
 }
 
 absl::Status LowerBranches(OpState& s, bool is_if) {
-  absl::Status status = s.RequireOperands(1);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
   const ValueType& selector = s.operands[0].type;
   const ElementType want = is_if ? ElementType::kPred : ElementType::kS32;
   if (selector.kind != ValueType::Kind::kTensor ||
@@ -385,16 +366,16 @@ absl::Status LowerBranches(OpState& s, bool is_if) {
     return s.Error(is_if ? "needs two branches" : "needs branches");
   }
   for (size_t i = 0; i < s.op.regions.size(); ++i) {
-    auto branch = s.Region(i, absl::StrCat("branch ", i));
-    if (!branch.ok()) return branch.status();
-    const Computation& c = s.context.lowerer.computation(*branch);
+    PJRTX_ASSIGN_OR_RETURN(auto branch,
+                           s.Region(i, absl::StrCat("branch ", i)));
+    const Computation& c = s.context.lowerer.computation(branch);
     if (!c.parameter_types.empty() || c.result_types != s.result_types) {
       return s.Error(absl::StrCat("branch ", i,
                                   " must take nothing and "
                                   "return ",
                                   TypesToString(s.result_types)));
     }
-    s.instruction.regions.push_back(*branch);
+    s.instruction.regions.push_back(branch);
   }
   s.instruction.opcode = is_if ? OpCode::kIf : OpCode::kCase;
   return absl::OkStatus();

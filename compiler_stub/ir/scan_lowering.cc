@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/template_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -164,11 +165,9 @@ absl::Status LowerScan(OpState& s) {
   const int64_t inputs = (*segments)[0];
   const int64_t carries = (*segments)[1];
   const int64_t outputs = static_cast<int64_t>(s.result_types.size()) - carries;
-  absl::StatusOr<int64_t> dimension = s.attributes.Integer("dimension");
-  if (!dimension.ok()) return dimension.status();
-  absl::StatusOr<bool> reverse = s.attributes.Bool("is_reverse", false);
-  if (!reverse.ok()) return reverse.status();
-  const int64_t d = *dimension;
+  PJRTX_ASSIGN_OR_RETURN(int64_t dimension, s.attributes.Integer("dimension"));
+  PJRTX_ASSIGN_OR_RETURN(bool reverse, s.attributes.Bool("is_reverse", false));
+  const int64_t d = dimension;
   const Shape& first = s.shape(0);
   if (d < 0 || d >= first.rank()) {
     return s.Error(absl::StrCat("dimension ", d, " is out of range for ",
@@ -242,7 +241,7 @@ absl::Status LowerScan(OpState& s) {
   std::string body = absl::StrCat(
       "    %__one = stablehlo.constant dense<1> : tensor<si64>\n",
       "    %__zero = stablehlo.constant dense<0> : tensor<si64>\n");
-  if (*reverse) {
+  if (reverse) {
     absl::StrAppend(&body, "    %__last = stablehlo.constant dense<",
                     length - 1, "> : tensor<si64>\n",
                     "    %__pos = \"stablehlo.subtract\"(%__last, %__s0) : "

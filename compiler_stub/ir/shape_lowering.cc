@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/op_lowering.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -21,35 +22,31 @@ absl::Status Unary(OpState& s, size_t operands = 1) {
 }
 
 absl::Status LowerBroadcast(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> dims =
-      s.attributes.Integers("broadcast_dimensions");
-  if (!dims.ok()) return dims.status();
+  PJRTX_RETURN_IF_ERROR(Unary(s));
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                         s.attributes.Integers("broadcast_dimensions"));
   const Shape& in = s.shape(0);
   const Shape& out = s.result(0);
-  if (static_cast<int>(dims->size()) != in.rank()) {
-    return s.Error(absl::StrCat("broadcast_dimensions has ", dims->size(),
+  if (static_cast<int>(dims.size()) != in.rank()) {
+    return s.Error(absl::StrCat("broadcast_dimensions has ", dims.size(),
                                 " entries for an operand of rank ", in.rank()));
   }
-  status = CheckDims(s, "broadcast_dimensions", *dims, out.rank());
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "broadcast_dimensions", dims, out.rank()));
   for (int i = 0; i < in.rank(); ++i) {
-    if (in.dims[i] != 1 && in.dims[i] != out.dims[(*dims)[i]]) {
+    if (in.dims[i] != 1 && in.dims[i] != out.dims[dims[i]]) {
       return s.Error(absl::StrCat("operand dimension ", i, " (", in.dims[i],
                                   ") cannot broadcast to result dimension ",
-                                  (*dims)[i], " (", out.dims[(*dims)[i]], ")"));
+                                  dims[i], " (", out.dims[dims[i]], ")"));
     }
   }
   if (in.type != out.type) return s.Error("element types differ");
   s.instruction.opcode = OpCode::kBroadcastInDim;
-  s.instruction.attributes.dims = *dims;
+  s.instruction.attributes.dims = dims;
   return absl::OkStatus();
 }
 
 absl::Status LowerReshape(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s));
   if (s.shape(0).num_elements() != s.result(0).num_elements() ||
       s.shape(0).type != s.result(0).type) {
     return s.Error(absl::StrCat("cannot reshape ", s.shape(0).ToString(),
@@ -60,45 +57,38 @@ absl::Status LowerReshape(OpState& s) {
 }
 
 absl::Status LowerTranspose(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
-  absl::StatusOr<std::vector<int64_t>> perm =
-      s.attributes.Integers("permutation");
-  if (!perm.ok()) return perm.status();
+  PJRTX_RETURN_IF_ERROR(Unary(s));
+  PJRTX_ASSIGN_OR_RETURN(std::vector<int64_t> perm,
+                         s.attributes.Integers("permutation"));
   const Shape& in = s.shape(0);
-  if (static_cast<int>(perm->size()) != in.rank()) {
+  if (static_cast<int>(perm.size()) != in.rank()) {
     return s.Error("permutation must have one entry per dimension");
   }
-  status = CheckDims(s, "permutation", *perm, in.rank());
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "permutation", perm, in.rank()));
   Shape inferred{in.type, {}};
-  for (int64_t p : *perm) inferred.dims.push_back(in.dims[p]);
+  for (int64_t p : perm) inferred.dims.push_back(in.dims[p]);
   s.instruction.opcode = OpCode::kTranspose;
-  s.instruction.attributes.dims = *perm;
+  s.instruction.attributes.dims = perm;
   return s.ExpectResult(0, inferred);
 }
 
 absl::Status LowerSlice(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
-  auto start = s.attributes.Integers("start_indices");
-  auto limit = s.attributes.Integers("limit_indices");
-  auto strides = s.attributes.Integers(
-      "strides", std::vector<int64_t>(s.shape(0).rank(), 1));
-  if (!start.ok()) return start.status();
-  if (!limit.ok()) return limit.status();
-  if (!strides.ok()) return strides.status();
+  PJRTX_RETURN_IF_ERROR(Unary(s));
+  PJRTX_ASSIGN_OR_RETURN(auto start, s.attributes.Integers("start_indices"));
+  PJRTX_ASSIGN_OR_RETURN(auto limit, s.attributes.Integers("limit_indices"));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto strides, s.attributes.Integers(
+                        "strides", std::vector<int64_t>(s.shape(0).rank(), 1)));
   const Shape& in = s.shape(0);
   const size_t rank = in.rank();
-  if (start->size() != rank || limit->size() != rank ||
-      strides->size() != rank) {
+  if (start.size() != rank || limit.size() != rank || strides.size() != rank) {
     return s.Error(
         "start_indices, limit_indices and strides need one entry "
         "per dimension");
   }
   Shape inferred{in.type, {}};
   for (size_t i = 0; i < rank; ++i) {
-    const int64_t b = (*start)[i], e = (*limit)[i], st = (*strides)[i];
+    const int64_t b = start[i], e = limit[i], st = strides[i];
     if (b < 0 || b > e || e > in.dims[i] || st <= 0) {
       return s.Error(absl::StrCat("slice [", b, ":", e, ":", st,
                                   "] of dimension ", i, " (size ", in.dims[i],
@@ -107,9 +97,9 @@ absl::Status LowerSlice(OpState& s) {
     inferred.dims.push_back((e - b + st - 1) / st);
   }
   s.instruction.opcode = OpCode::kSlice;
-  s.instruction.attributes.start = *start;
-  s.instruction.attributes.limit = *limit;
-  s.instruction.attributes.strides = *strides;
+  s.instruction.attributes.start = start;
+  s.instruction.attributes.limit = limit;
+  s.instruction.attributes.strides = strides;
   return s.ExpectResult(0, inferred);
 }
 
@@ -133,37 +123,32 @@ absl::Status CheckIndexOperands(const OpState& s, size_t first, int64_t count) {
 
 absl::Status LowerDynamicSlice(OpState& s) {
   if (s.operands.empty()) return s.RequireOperands(1);
-  absl::Status status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& in = s.shape(0);
-  status = CheckIndexOperands(s, 1, in.rank());
-  if (!status.ok()) return status;
-  auto sizes = s.attributes.Integers("slice_sizes");
-  if (!sizes.ok()) return sizes.status();
-  if (static_cast<int>(sizes->size()) != in.rank()) {
+  PJRTX_RETURN_IF_ERROR(CheckIndexOperands(s, 1, in.rank()));
+  PJRTX_ASSIGN_OR_RETURN(auto sizes, s.attributes.Integers("slice_sizes"));
+  if (static_cast<int>(sizes.size()) != in.rank()) {
     return s.Error("slice_sizes needs one entry per dimension");
   }
   for (int i = 0; i < in.rank(); ++i) {
-    if ((*sizes)[i] < 0 || (*sizes)[i] > in.dims[i]) {
-      return s.Error(absl::StrCat("slice size ", (*sizes)[i], " of dimension ",
-                                  i, " is outside [0, ", in.dims[i], "]"));
+    if (sizes[i] < 0 || sizes[i] > in.dims[i]) {
+      return s.Error(absl::StrCat("slice size ", sizes[i], " of dimension ", i,
+                                  " is outside [0, ", in.dims[i], "]"));
     }
   }
   s.instruction.opcode = OpCode::kDynamicSlice;
-  s.instruction.attributes.dims = *sizes;
-  return s.ExpectResult(0, Shape{in.type, *sizes});
+  s.instruction.attributes.dims = sizes;
+  return s.ExpectResult(0, Shape{in.type, sizes});
 }
 
 absl::Status LowerDynamicUpdateSlice(OpState& s) {
   if (s.operands.size() < 2) return s.RequireOperands(2);
-  absl::Status status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
   const Shape& in = s.shape(0);
   const Shape& update = s.shape(1);
-  status = CheckIndexOperands(s, 2, in.rank());
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckIndexOperands(s, 2, in.rank()));
   if (update.rank() != in.rank() || update.type != in.type) {
     return s.Error("update must have the operand's rank and element type");
   }
@@ -180,20 +165,18 @@ absl::Status LowerDynamicUpdateSlice(OpState& s) {
 
 absl::Status LowerConcatenate(OpState& s) {
   if (s.operands.empty()) return s.Error("needs at least one operand");
-  absl::Status status = s.RequireResults(1);
-  if (status.ok()) status = s.RequireTensors();
-  if (!status.ok()) return status;
-  absl::StatusOr<int64_t> dim = s.attributes.Integer("dimension");
-  if (!dim.ok()) return dim.status();
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
+  PJRTX_ASSIGN_OR_RETURN(int64_t dim, s.attributes.Integer("dimension"));
   const Shape& first = s.shape(0);
-  if (*dim < 0 || *dim >= first.rank()) {
-    return s.Error(absl::StrCat("dimension ", *dim,
+  if (dim < 0 || dim >= first.rank()) {
+    return s.Error(absl::StrCat("dimension ", dim,
                                 " is out of range for "
                                 "rank ",
                                 first.rank()));
   }
   Shape inferred = first;
-  inferred.dims[*dim] = 0;
+  inferred.dims[dim] = 0;
   for (size_t i = 0; i < s.operands.size(); ++i) {
     const Shape& shape = s.shape(i);
     if (shape.rank() != first.rank() || shape.type != first.type) {
@@ -203,45 +186,42 @@ absl::Status LowerConcatenate(OpState& s) {
                                   "and type"));
     }
     for (int d = 0; d < first.rank(); ++d) {
-      if (d != *dim && shape.dims[d] != first.dims[d]) {
+      if (d != dim && shape.dims[d] != first.dims[d]) {
         return s.Error(
             absl::StrCat("operand ", i, " differs in dimension ", d));
       }
     }
-    inferred.dims[*dim] += shape.dims[*dim];
+    inferred.dims[dim] += shape.dims[dim];
   }
   s.instruction.opcode = OpCode::kConcatenate;
-  s.instruction.attributes.dimension = *dim;
+  s.instruction.attributes.dimension = dim;
   return s.ExpectResult(0, inferred);
 }
 
 absl::Status LowerPad(OpState& s) {
-  absl::Status status = Unary(s, 2);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s, 2));
   const Shape& in = s.shape(0);
   if (!s.shape(1).dims.empty() || s.shape(1).type != in.type) {
     return s.Error("padding_value must be a scalar of the operand's type");
   }
-  auto low = s.attributes.Integers("edge_padding_low");
-  auto high = s.attributes.Integers("edge_padding_high");
-  auto interior = s.attributes.Integers("interior_padding");
-  if (!low.ok()) return low.status();
-  if (!high.ok()) return high.status();
-  if (!interior.ok()) return interior.status();
+  PJRTX_ASSIGN_OR_RETURN(auto low, s.attributes.Integers("edge_padding_low"));
+  PJRTX_ASSIGN_OR_RETURN(auto high, s.attributes.Integers("edge_padding_high"));
+  PJRTX_ASSIGN_OR_RETURN(auto interior,
+                         s.attributes.Integers("interior_padding"));
   const size_t rank = in.rank();
-  if (low->size() != rank || high->size() != rank || interior->size() != rank) {
+  if (low.size() != rank || high.size() != rank || interior.size() != rank) {
     return s.Error("paddings need one entry per dimension");
   }
   Shape inferred{in.type, {}};
   for (size_t i = 0; i < rank; ++i) {
-    if ((*interior)[i] < 0 || (*interior)[i] > (int64_t{1} << 32) ||
-        std::abs((*low)[i]) > (int64_t{1} << 40) ||
-        std::abs((*high)[i]) > (int64_t{1} << 40)) {
+    if (interior[i] < 0 || interior[i] > (int64_t{1} << 32) ||
+        std::abs(low[i]) > (int64_t{1} << 40) ||
+        std::abs(high[i]) > (int64_t{1} << 40)) {
       return s.Error(
           absl::StrCat("padding of dimension ", i, " is out of range"));
     }
-    const int64_t size = in.dims[i] + (*low)[i] + (*high)[i] +
-                         std::max<int64_t>(in.dims[i] - 1, 0) * (*interior)[i];
+    const int64_t size = in.dims[i] + low[i] + high[i] +
+                         std::max<int64_t>(in.dims[i] - 1, 0) * interior[i];
     if (size < 0) {
       return s.Error(absl::StrCat("padding makes dimension ", i, " negative (",
                                   size, ")"));
@@ -249,40 +229,34 @@ absl::Status LowerPad(OpState& s) {
     inferred.dims.push_back(size);
   }
   s.instruction.opcode = OpCode::kPad;
-  s.instruction.attributes.low = *low;
-  s.instruction.attributes.high = *high;
-  s.instruction.attributes.interior = *interior;
+  s.instruction.attributes.low = low;
+  s.instruction.attributes.high = high;
+  s.instruction.attributes.interior = interior;
   return s.ExpectResult(0, inferred);
 }
 
 absl::Status LowerReverse(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
-  auto dims = s.attributes.Integers("dimensions");
-  if (!dims.ok()) return dims.status();
-  status = CheckDims(s, "dimensions", *dims, s.shape(0).rank());
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s));
+  PJRTX_ASSIGN_OR_RETURN(auto dims, s.attributes.Integers("dimensions"));
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "dimensions", dims, s.shape(0).rank()));
   s.instruction.opcode = OpCode::kReverse;
-  s.instruction.attributes.dims = *dims;
+  s.instruction.attributes.dims = dims;
   return s.ExpectResult(0, s.shape(0));
 }
 
 absl::Status LowerGetDimensionSize(OpState& s) {
-  absl::Status status = Unary(s);
-  if (!status.ok()) return status;
-  auto dim = s.attributes.Integer("dimension");
-  if (!dim.ok()) return dim.status();
-  if (*dim < 0 || *dim >= s.shape(0).rank()) {
-    return s.Error(absl::StrCat("dimension ", *dim, " is out of range"));
+  PJRTX_RETURN_IF_ERROR(Unary(s));
+  PJRTX_ASSIGN_OR_RETURN(auto dim, s.attributes.Integer("dimension"));
+  if (dim < 0 || dim >= s.shape(0).rank()) {
+    return s.Error(absl::StrCat("dimension ", dim, " is out of range"));
   }
   s.instruction.opcode = OpCode::kGetDimensionSize;
-  s.instruction.attributes.dimension = *dim;
+  s.instruction.attributes.dimension = dim;
   return s.ExpectResult(0, Shape{ElementType::kS32, {}});
 }
 
 absl::Status LowerDotGeneral(OpState& s) {
-  absl::Status status = Unary(s, 2);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s, 2));
   const mlir::Attribute* numbers = s.attributes.Find("dot_dimension_numbers");
   if (numbers == nullptr) return s.Error("needs dot_dimension_numbers");
   DotDimensions dims;
@@ -291,9 +265,7 @@ absl::Status LowerDotGeneral(OpState& s) {
         std::pair{"rhs_batching_dimensions", &dims.rhs_batching},
         std::pair{"lhs_contracting_dimensions", &dims.lhs_contracting},
         std::pair{"rhs_contracting_dimensions", &dims.rhs_contracting}}) {
-    auto values = DialectIntegers(*numbers, key, s.op);
-    if (!values.ok()) return values.status();
-    *field = *values;
+    PJRTX_ASSIGN_OR_RETURN(*field, DialectIntegers(*numbers, key, s.op));
   }
   const Shape& lhs = s.shape(0);
   const Shape& rhs = s.shape(1);
@@ -309,13 +281,10 @@ absl::Status LowerDotGeneral(OpState& s) {
   std::vector<int64_t> rhs_all = dims.rhs_batching;
   rhs_all.insert(rhs_all.end(), dims.rhs_contracting.begin(),
                  dims.rhs_contracting.end());
-  status =
-      CheckDims(s, "lhs batching+contracting dimensions", lhs_all, lhs.rank());
-  if (status.ok()) {
-    status = CheckDims(s, "rhs batching+contracting dimensions", rhs_all,
-                       rhs.rank());
-  }
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(
+      CheckDims(s, "lhs batching+contracting dimensions", lhs_all, lhs.rank()));
+  PJRTX_RETURN_IF_ERROR(
+      CheckDims(s, "rhs batching+contracting dimensions", rhs_all, rhs.rank()));
   for (size_t i = 0; i < lhs_all.size(); ++i) {
     if (lhs.dims[lhs_all[i]] != rhs.dims[rhs_all[i]]) {
       return s.Error(absl::StrCat("lhs dimension ", lhs_all[i], " (",
@@ -342,8 +311,7 @@ absl::Status LowerDotGeneral(OpState& s) {
 }
 
 absl::Status LowerGather(OpState& s) {
-  absl::Status status = Unary(s, 2);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s, 2));
   const mlir::Attribute* numbers = s.attributes.Find("dimension_numbers");
   if (numbers == nullptr) return s.Error("needs dimension_numbers");
   GatherDimensions g;
@@ -354,15 +322,11 @@ absl::Status LowerGather(OpState& s) {
         std::pair{"start_indices_batching_dims",
                   &g.start_indices_batching_dims},
         std::pair{"start_index_map", &g.start_index_map}}) {
-    auto values = DialectIntegers(*numbers, key, s.op);
-    if (!values.ok()) return values.status();
-    *field = *values;
+    PJRTX_ASSIGN_OR_RETURN(*field, DialectIntegers(*numbers, key, s.op));
   }
-  auto ivd = DialectInteger(*numbers, "index_vector_dim", s.op);
-  if (!ivd.ok()) return ivd.status();
-  g.index_vector_dim = *ivd;
-  auto sizes = s.attributes.Integers("slice_sizes");
-  if (!sizes.ok()) return sizes.status();
+  PJRTX_ASSIGN_OR_RETURN(g.index_vector_dim,
+                         DialectInteger(*numbers, "index_vector_dim", s.op));
+  PJRTX_ASSIGN_OR_RETURN(auto sizes, s.attributes.Integers("slice_sizes"));
   const Shape& operand = s.shape(0);
   const Shape& indices = s.shape(1);
   if (!IsInteger(indices.type))
@@ -371,30 +335,28 @@ absl::Status LowerGather(OpState& s) {
     return s.Error(absl::StrCat("index_vector_dim ", g.index_vector_dim,
                                 " is out of range"));
   }
-  if (static_cast<int>(sizes->size()) != operand.rank()) {
+  if (static_cast<int>(sizes.size()) != operand.rank()) {
     return s.Error("slice_sizes needs one entry per operand dimension");
   }
   for (int i = 0; i < operand.rank(); ++i) {
-    if ((*sizes)[i] < 0 || (*sizes)[i] > operand.dims[i]) {
-      return s.Error(absl::StrCat("slice size ", (*sizes)[i], " of dimension ",
-                                  i, " is outside [0, ", operand.dims[i], "]"));
+    if (sizes[i] < 0 || sizes[i] > operand.dims[i]) {
+      return s.Error(absl::StrCat("slice size ", sizes[i], " of dimension ", i,
+                                  " is outside [0, ", operand.dims[i], "]"));
     }
   }
   std::vector<int64_t> removed = g.collapsed_slice_dims;
   removed.insert(removed.end(), g.operand_batching_dims.begin(),
                  g.operand_batching_dims.end());
-  status = CheckDims(s, "collapsed_slice_dims+operand_batching_dims", removed,
-                     operand.rank());
-  if (status.ok()) {
-    status = CheckDims(s, "start_index_map", g.start_index_map, operand.rank());
-  }
-  if (status.ok()) {
-    status = CheckDims(s, "start_indices_batching_dims",
-                       g.start_indices_batching_dims, indices.rank());
-  }
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckDims(s,
+                                  "collapsed_slice_dims+operand_batching_dims",
+                                  removed, operand.rank()));
+  PJRTX_RETURN_IF_ERROR(
+      CheckDims(s, "start_index_map", g.start_index_map, operand.rank()));
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "start_indices_batching_dims",
+                                  g.start_indices_batching_dims,
+                                  indices.rank()));
   for (int64_t d : g.collapsed_slice_dims) {
-    if ((*sizes)[d] > 1) return s.Error("collapsed slice sizes must be <= 1");
+    if (sizes[d] > 1) return s.Error("collapsed slice sizes must be <= 1");
   }
   const int64_t index_count = g.index_vector_dim == indices.rank()
                                   ? 1
@@ -413,7 +375,7 @@ absl::Status LowerGather(OpState& s) {
   std::vector<int64_t> offsets;
   for (int d = 0; d < operand.rank(); ++d) {
     if (std::find(removed.begin(), removed.end(), d) == removed.end()) {
-      offsets.push_back((*sizes)[d]);
+      offsets.push_back(sizes[d]);
     }
   }
   const int64_t rank = batch.size() + offsets.size();
@@ -421,8 +383,7 @@ absl::Status LowerGather(OpState& s) {
     return s.Error(absl::StrCat("offset_dims has ", g.offset_dims.size(),
                                 " entries, expected ", offsets.size()));
   }
-  status = CheckDims(s, "offset_dims", g.offset_dims, rank);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "offset_dims", g.offset_dims, rank));
   Shape inferred{operand.type, std::vector<int64_t>(rank)};
   size_t next_batch = 0, next_offset = 0;
   for (int64_t d = 0; d < rank; ++d) {
@@ -432,13 +393,12 @@ absl::Status LowerGather(OpState& s) {
   }
   s.instruction.opcode = OpCode::kGather;
   s.instruction.attributes.gather = g;
-  s.instruction.attributes.dims = *sizes;
+  s.instruction.attributes.dims = sizes;
   return s.ExpectResult(0, inferred);
 }
 
 absl::Status LowerConvolution(OpState& s) {
-  absl::Status status = Unary(s, 2);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(Unary(s, 2));
   const mlir::Attribute* numbers = s.attributes.Find("dimension_numbers");
   if (numbers == nullptr) return s.Error("needs dimension_numbers");
   ConvolutionDimensions d;
@@ -479,58 +439,56 @@ absl::Status LowerConvolution(OpState& s) {
   k_dims.insert(k_dims.end(), d.kernel_spatial.begin(), d.kernel_spatial.end());
   std::vector<int64_t> o_dims = {d.output_batch, d.output_feature};
   o_dims.insert(o_dims.end(), d.output_spatial.begin(), d.output_spatial.end());
-  status = CheckDims(s, "input dimensions", in_dims, lhs.rank());
-  if (status.ok())
-    status = CheckDims(s, "kernel dimensions", k_dims, rhs.rank());
-  if (status.ok()) {
-    status = CheckDims(s, "output dimensions", o_dims, s.result(0).rank());
-  }
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "input dimensions", in_dims, lhs.rank()));
+  PJRTX_RETURN_IF_ERROR(CheckDims(s, "kernel dimensions", k_dims, rhs.rank()));
+  PJRTX_RETURN_IF_ERROR(
+      CheckDims(s, "output dimensions", o_dims, s.result(0).rank()));
   ConvolutionWindow w;
-  auto strides =
-      s.attributes.Integers("window_strides", std::vector<int64_t>(n, 1));
-  auto padding = s.attributes.Pairs(
-      "padding", std::vector<std::pair<int64_t, int64_t>>(n, {0, 0}));
-  auto lhs_dil =
-      s.attributes.Integers("lhs_dilation", std::vector<int64_t>(n, 1));
-  auto rhs_dil =
-      s.attributes.Integers("rhs_dilation", std::vector<int64_t>(n, 1));
-  auto reversal =
-      s.attributes.Bools("window_reversal", std::vector<bool>(n, false));
-  auto fgc = s.attributes.Integer("feature_group_count", 1);
-  auto bgc = s.attributes.Integer("batch_group_count", 1);
-  for (absl::Status st :
-       {strides.status(), padding.status(), lhs_dil.status(), rhs_dil.status(),
-        reversal.status(), fgc.status(), bgc.status()}) {
-    if (!st.ok()) return st;
-  }
-  if (strides->size() != n || padding->size() != n || lhs_dil->size() != n ||
-      rhs_dil->size() != n || reversal->size() != n) {
+  PJRTX_ASSIGN_OR_RETURN(
+      auto strides,
+      s.attributes.Integers("window_strides", std::vector<int64_t>(n, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto padding,
+      s.attributes.Pairs("padding",
+                         std::vector<std::pair<int64_t, int64_t>>(n, {0, 0})));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto lhs_dil,
+      s.attributes.Integers("lhs_dilation", std::vector<int64_t>(n, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto rhs_dil,
+      s.attributes.Integers("rhs_dilation", std::vector<int64_t>(n, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      auto reversal,
+      s.attributes.Bools("window_reversal", std::vector<bool>(n, false)));
+  PJRTX_ASSIGN_OR_RETURN(auto fgc,
+                         s.attributes.Integer("feature_group_count", 1));
+  PJRTX_ASSIGN_OR_RETURN(auto bgc,
+                         s.attributes.Integer("batch_group_count", 1));
+  if (strides.size() != n || padding.size() != n || lhs_dil.size() != n ||
+      rhs_dil.size() != n || reversal.size() != n) {
     return s.Error("window attributes need one entry per spatial dimension");
   }
-  if (*fgc < 1 || *bgc < 1 || lhs.dims[d.input_feature] % *fgc != 0 ||
-      rhs.dims[d.kernel_output_feature] % *fgc != 0 ||
-      rhs.dims[d.kernel_output_feature] % *bgc != 0 ||
-      lhs.dims[d.input_batch] % *bgc != 0 ||
-      lhs.dims[d.input_feature] / *fgc != rhs.dims[d.kernel_input_feature]) {
+  if (fgc < 1 || bgc < 1 || lhs.dims[d.input_feature] % fgc != 0 ||
+      rhs.dims[d.kernel_output_feature] % fgc != 0 ||
+      rhs.dims[d.kernel_output_feature] % bgc != 0 ||
+      lhs.dims[d.input_batch] % bgc != 0 ||
+      lhs.dims[d.input_feature] / fgc != rhs.dims[d.kernel_input_feature]) {
     return s.Error(
         "feature_group_count / batch_group_count do not divide the "
         "feature and batch dimensions consistently");
   }
   Shape inferred{s.result(0).type, std::vector<int64_t>(lhs.rank())};
-  inferred.dims[d.output_batch] = lhs.dims[d.input_batch] / *bgc;
+  inferred.dims[d.output_batch] = lhs.dims[d.input_batch] / bgc;
   inferred.dims[d.output_feature] = rhs.dims[d.kernel_output_feature];
   for (size_t i = 0; i < n; ++i) {
-    const int64_t stride = (*strides)[i], ld = (*lhs_dil)[i],
-                  rd = (*rhs_dil)[i];
+    const int64_t stride = strides[i], ld = lhs_dil[i], rd = rhs_dil[i];
     if (stride < 1 || ld < 1 || rd < 1) {
       return s.Error("strides and dilations must be positive");
     }
     const int64_t in = lhs.dims[d.input_spatial[i]];
     const int64_t k = rhs.dims[d.kernel_spatial[i]];
     const int64_t dilated_in = in == 0 ? 0 : (in - 1) * ld + 1;
-    const int64_t padded =
-        dilated_in + (*padding)[i].first + (*padding)[i].second;
+    const int64_t padded = dilated_in + padding[i].first + padding[i].second;
     const int64_t dilated_k = k == 0 ? 0 : (k - 1) * rd + 1;
     const int64_t out =
         padded < dilated_k ? 0 : (padded - dilated_k) / stride + 1;
@@ -539,9 +497,9 @@ absl::Status LowerConvolution(OpState& s) {
   s.instruction.opcode = OpCode::kConvolution;
   s.instruction.attributes.convolution = d;
   s.instruction.attributes.convolution_window =
-      ConvolutionWindow{*strides, *padding, *lhs_dil, *rhs_dil, *reversal};
-  s.instruction.attributes.feature_group_count = *fgc;
-  s.instruction.attributes.batch_group_count = *bgc;
+      ConvolutionWindow{strides, padding, lhs_dil, rhs_dil, reversal};
+  s.instruction.attributes.feature_group_count = fgc;
+  s.instruction.attributes.batch_group_count = bgc;
   return s.ExpectResult(0, inferred);
 }
 

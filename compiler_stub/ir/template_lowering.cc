@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/mlir/parser.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -87,19 +88,18 @@ absl::Status LowerFromTemplate(OpState& state, std::string_view function_text,
     if (op.name == "func.return" || op.name == "return") {
       std::vector<ScopedValue> results;
       for (const mlir::ValueRef& ref : op.operands) {
-        absl::StatusOr<ScopedValue> value = scope.Lookup(ref);
-        if (!value.ok()) return value.status();
-        results.push_back(*value);
+        PJRTX_ASSIGN_OR_RETURN(ScopedValue value, scope.Lookup(ref));
+        results.push_back(value);
       }
       state.composed = std::move(results);
       return absl::OkStatus();
     }
     OpContext context{op, scope, state.context.lowerer,
                       state.context.computation, nullptr};
-    absl::StatusOr<std::vector<ScopedValue>> results = LowerOperation(context);
-    if (!results.ok()) return results.status();
-    for (size_t r = 0; r < results->size(); ++r) {
-      scope.Define(op.result_name, static_cast<int>(r), (*results)[r]);
+    PJRTX_ASSIGN_OR_RETURN(std::vector<ScopedValue> results,
+                           LowerOperation(context));
+    for (size_t r = 0; r < results.size(); ++r) {
+      scope.Define(op.result_name, static_cast<int>(r), results[r]);
     }
   }
   return absl::InternalError(

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/attribute_reader.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 
@@ -55,10 +56,9 @@ absl::StatusOr<ValueType> ConvertType(const mlir::Type& type) {
                              absl::StrCat("tensor encoding in ", type.text,
                                           " is not supported"));
       }
-      absl::StatusOr<ElementType> element =
-          ConvertElementType(type.element, type.location);
-      if (!element.ok()) return element.status();
-      ValueType result = ValueType::Tensor(Shape{*element, type.dims});
+      PJRTX_ASSIGN_OR_RETURN(ElementType element,
+                             ConvertElementType(type.element, type.location));
+      ValueType result = ValueType::Tensor(Shape{element, type.dims});
       // Bound the size so that a typo cannot make the runtime allocate
       // petabytes.
       int64_t n = 1;
@@ -77,9 +77,8 @@ absl::StatusOr<ValueType> ConvertType(const mlir::Type& type) {
     case mlir::Type::Kind::kTuple: {
       ValueType result{ValueType::Kind::kTuple, {}, {}};
       for (const mlir::Type& e : type.elements) {
-        absl::StatusOr<ValueType> element = ConvertType(e);
-        if (!element.ok()) return element.status();
-        result.elements.push_back(*element);
+        PJRTX_ASSIGN_OR_RETURN(ValueType element, ConvertType(e));
+        result.elements.push_back(element);
       }
       return result;
     }

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "compiler_stub/passes/complex_expander.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir {
 namespace complex_internal {
@@ -47,12 +48,10 @@ absl::Status ComplexExpander::ExpandFunction(mlir::Function& function,
     signature->results[i] = true;
     function.result_types[i] = InterleavedType(function.result_types[i]);
   }
-  absl::Status status = status_;
+  PJRTX_RETURN_IF_ERROR(status_);
   for (mlir::Block& block : function.body.blocks) {
-    if (!status.ok()) break;
-    status = ExpandOps(block.operations);
+    PJRTX_RETURN_IF_ERROR(ExpandOps(block.operations));
   }
-  if (!status.ok()) return status;
   if (!prologue.empty() && !function.body.blocks.empty()) {
     std::vector<Operation>& ops = function.body.blocks[0].operations;
     ops.insert(ops.begin(), std::make_move_iterator(prologue.begin()),
@@ -80,8 +79,7 @@ absl::Status ComplexExpander::ExpandOps(std::vector<Operation>& ops) {
               return Unsupported(op, "with complex region arguments");
             }
           }
-          absl::Status status = ExpandOps(block.operations);
-          if (!status.ok()) return status;
+          PJRTX_RETURN_IF_ERROR(ExpandOps(block.operations));
         }
       }
       expanded.push_back(std::move(op));
@@ -91,9 +89,8 @@ absl::Status ComplexExpander::ExpandOps(std::vector<Operation>& ops) {
     location_ = op.location;
     expanding_ = op.name;
     status_ = absl::OkStatus();
-    absl::Status status = ExpandOp(op);
-    if (status.ok()) status = status_;
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(ExpandOp(op));
+    PJRTX_RETURN_IF_ERROR(status_);
   }
   ops = std::move(expanded);
   return absl::OkStatus();
@@ -202,9 +199,8 @@ absl::Status ComplexExpander::ExpandBoundary(Operation& op) {
     if (copy.operand_types[i].kind != Type::Kind::kTensor) {
       return Unsupported(op, "of complex values that are not tensors");
     }
-    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
-    if (!parts.ok()) return parts.status();
-    copy.operands[i] = Pack(*parts, copy.operand_types[i]);
+    PJRTX_ASSIGN_OR_RETURN(Parts parts, PartsOf(op, static_cast<int>(i)));
+    copy.operands[i] = Pack(parts, copy.operand_types[i]);
     copy.operand_types[i] = InterleavedType(copy.operand_types[i]);
   }
   std::vector<size_t> complex_results;
@@ -238,10 +234,9 @@ absl::Status ComplexExpander::FlattenOperands(const Operation& op,
     if (op.operand_types[i].kind != Type::Kind::kTensor) {
       return Unsupported(op, "of complex values that are not tensors");
     }
-    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
-    if (!parts.ok()) return parts.status();
-    copy.operands.push_back(parts->re);
-    copy.operands.push_back(parts->im);
+    PJRTX_ASSIGN_OR_RETURN(Parts parts, PartsOf(op, static_cast<int>(i)));
+    copy.operands.push_back(parts.re);
+    copy.operands.push_back(parts.im);
     copy.operand_types.push_back(PartType(op.operand_types[i]));
     copy.operand_types.push_back(PartType(op.operand_types[i]));
   }
@@ -250,8 +245,7 @@ absl::Status ComplexExpander::FlattenOperands(const Operation& op,
 
 absl::Status ComplexExpander::ExpandReturn(const Operation& op) {
   Operation copy = op;
-  absl::Status status = FlattenOperands(op, copy);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(FlattenOperands(op, copy));
   out_->push_back(std::move(copy));
   return absl::OkStatus();
 }
@@ -264,8 +258,7 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
   }
   std::vector<Operation>* const out = out_;
   Operation copy = op;
-  absl::Status flattened = FlattenOperands(op, copy);
-  if (!flattened.ok()) return flattened;
+  PJRTX_RETURN_IF_ERROR(FlattenOperands(op, copy));
   // Region arguments become parts before the region's ops are expanded
   // (which also flattens its returns).
   for (mlir::Region& region : copy.regions) {
@@ -312,8 +305,7 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
         arguments = std::move(paired);
       }
       block.arguments = std::move(arguments);
-      absl::Status status = ExpandOps(block.operations);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(ExpandOps(block.operations));
     }
   }
   // Results: the new op's, by their new positions.
@@ -425,13 +417,12 @@ absl::Status ComplexExpander::ExpandReduceScatter(const Operation& op) {
       !OnlyAdds(op.regions[0].blocks[0])) {
     return Unsupported(op, "of complex values with a body other than one add");
   }
-  absl::StatusOr<Parts> x = PartsOf(op, 0);
-  if (!x.ok()) return x.status();
+  PJRTX_ASSIGN_OR_RETURN(Parts x, PartsOf(op, 0));
   // One operand each: the sum of each part, scattered alike.
   Parts result;
   for (int part = 0; part < 2; ++part) {
     Operation copy = op;
-    copy.operands = {part == 0 ? x->re : x->im};
+    copy.operands = {part == 0 ? x.re : x.im};
     copy.operand_types = {PartType(op.operand_types[0])};
     copy.result_types = {PartType(op.result_types[0])};
     copy.result_name = Fresh().name;
@@ -456,8 +447,7 @@ absl::Status ComplexExpander::ExpandAllReduce(const Operation& op) {
       return Unsupported(op, "mixing complex and real operands");
   }
   Operation copy = op;
-  absl::Status status = FlattenOperands(op, copy);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(FlattenOperands(op, copy));
   RetypeToParts(copy.regions[0].blocks[0]);
   copy.result_types.clear();
   copy.result_name = Fresh().name;
@@ -477,15 +467,12 @@ absl::Status ComplexExpander::ExpandAllReduce(const Operation& op) {
 }
 
 absl::Status ComplexExpander::ExpandSum(const Operation& op) {
-  absl::StatusOr<Parts> x = PartsOf(op, 0);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Parts> init = PartsOf(op, 1);
-  if (!init.ok()) return init.status();
+  PJRTX_ASSIGN_OR_RETURN(Parts x, PartsOf(op, 0));
+  PJRTX_ASSIGN_OR_RETURN(Parts init, PartsOf(op, 1));
   Parts sum;
   for (int part = 0; part < 2; ++part) {
     Operation copy = op;
-    copy.operands = {part == 0 ? x->re : x->im,
-                     part == 0 ? init->re : init->im};
+    copy.operands = {part == 0 ? x.re : x.im, part == 0 ? init.re : init.im};
     for (Type& type : copy.operand_types) type = PartType(type);
     for (Type& type : copy.result_types) type = PartType(type);
     mlir::Block& body = copy.regions[0].blocks[0];
@@ -531,9 +518,7 @@ absl::Status ComplexExpander::ExpandBilinear(const Operation& op) {
   const bool y_complex = IsComplex(op.operand_types[1]);
   for (auto [operand, parts] : {std::pair<int, Parts*>{0, &x}, {1, &y}}) {
     if (!IsComplex(op.operand_types[operand])) continue;
-    absl::StatusOr<Parts> found = PartsOf(op, operand);
-    if (!found.ok()) return found.status();
-    *parts = *found;
+    PJRTX_ASSIGN_OR_RETURN(*parts, PartsOf(op, operand));
   }
   if (x_complex && y_complex) {
     Define(op, Parts{Sub(CopyOn(op, {x.re, y.re}), CopyOn(op, {x.im, y.im})),
@@ -564,8 +549,8 @@ absl::Status ComplexExpander::ExpandConstant(Operation& op) {
     }
     for (const std::string& literal : value.dense.values) {
       std::string real, imaginary;
-      absl::Status status = SplitComplexLiteral(op, literal, &real, &imaginary);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(
+          SplitComplexLiteral(op, literal, &real, &imaginary));
       for (auto& [n, v] : re.attributes) {
         if (n == "value") v.dense.values.push_back(real);
       }
@@ -587,9 +572,8 @@ absl::Status ComplexExpander::ExpandCheck(Operation& op) {
     Operation& copy = copies[part];
     for (size_t i = 0; i < copy.operands.size(); ++i) {
       if (!IsComplex(copy.operand_types[i])) continue;
-      absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
-      if (!parts.ok()) return parts.status();
-      copy.operands[i] = part == 0 ? parts->re : parts->im;
+      PJRTX_ASSIGN_OR_RETURN(Parts parts, PartsOf(op, static_cast<int>(i)));
+      copy.operands[i] = part == 0 ? parts.re : parts.im;
       copy.operand_types[i] = PartType(copy.operand_types[i]);
     }
     for (auto& [name, value] : copy.attributes) {
@@ -603,8 +587,7 @@ absl::Status ComplexExpander::ExpandCheck(Operation& op) {
       value.type = PartType(value.type);
       for (std::string& literal : value.dense.values) {
         std::string re, im;
-        absl::Status status = SplitComplexLiteral(op, literal, &re, &im);
-        if (!status.ok()) return status;
+        PJRTX_RETURN_IF_ERROR(SplitComplexLiteral(op, literal, &re, &im));
         literal = part == 0 ? re : im;
       }
     }
@@ -685,11 +668,10 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     return absl::OkStatus();
   }
   if (name == "stablehlo.convert" && !complex_result) {
-    absl::StatusOr<Parts> z = PartsOf(op, 0);
-    if (!z.ok()) return z.status();
+    PJRTX_ASSIGN_OR_RETURN(Parts z, PartsOf(op, 0));
     // A complex value converts to a real type through its real part.
     Alias(op,
-          Emit(absl::StrCat("\"stablehlo.convert\"(", RefText(z->re), ") : (",
+          Emit(absl::StrCat("\"stablehlo.convert\"(", RefText(z.re), ") : (",
                             type_, ") -> ", TypeText(op.result_types[0]))));
     return absl::OkStatus();
   }
@@ -698,9 +680,8 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     ValueRef source = op.operands[0];
     std::string source_type = TypeText(op.operand_types[0]);
     if (IsComplex(op.operand_types[0])) {
-      absl::StatusOr<Parts> z = PartsOf(op, 0);
-      if (!z.ok()) return z.status();
-      source = Pack(*z, op.operand_types[0]);
+      PJRTX_ASSIGN_OR_RETURN(Parts z, PartsOf(op, 0));
+      source = Pack(z, op.operand_types[0]);
       source_type = InterleavedType(op.operand_types[0]).text;
     }
     const std::string target_type =
@@ -741,9 +722,8 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
     if (!IsComplex(op.operand_types[i])) {
       return Unsupported(op, "mixing complex and real operands");
     }
-    absl::StatusOr<Parts> parts = PartsOf(op, static_cast<int>(i));
-    if (!parts.ok()) return parts.status();
-    z.push_back(*parts);
+    PJRTX_ASSIGN_OR_RETURN(Parts parts, PartsOf(op, static_cast<int>(i)));
+    z.push_back(parts);
   }
   return ExpandFormula(op, z);
 }
@@ -790,8 +770,7 @@ absl::Status ExpandComplex(mlir::Module& module,
   for (mlir::Function& function : module.functions) {
     ComplexExpander expander(&counter);
     ComplexSignature signature;
-    absl::Status status = expander.ExpandFunction(function, &signature);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(expander.ExpandFunction(function, &signature));
     if (signatures != nullptr) (*signatures)[function.name] = signature;
   }
   return absl::OkStatus();

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/passes/complex_expander.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir::complex_internal {
 
@@ -475,9 +476,7 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     }
   }
   if (kind == "FFT" || kind == "IFFT") {
-    absl::StatusOr<Parts> x = PartsOf(op, 0);
-    if (!x.ok()) return x.status();
-    Parts y = *x;
+    PJRTX_ASSIGN_OR_RETURN(Parts y, PartsOf(op, 0));
     for (int j = 0; j < count; ++j) {
       y = ComplexDft(y, dims, rank - count + j, lengths[j], kind == "IFFT");
     }
@@ -489,9 +488,7 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     }
     Define(op, y);
   } else if (real_output) {
-    absl::StatusOr<Parts> x = PartsOf(op, 0);
-    if (!x.ok()) return x.status();
-    Parts y = *x;
+    PJRTX_ASSIGN_OR_RETURN(Parts y, PartsOf(op, 0));
     for (int j = 0; j < count - 1; ++j) {
       y = ComplexDft(y, dims, rank - count + j, lengths[j], true);
     }

@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/attribute_reader.h"
 #include "compiler_stub/passes/complex_expander.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ir::complex_internal {
 namespace {
@@ -91,18 +92,13 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
     }
   }
   const AttributeReader attributes(op);
-  absl::StatusOr<bool> left_side_or = attributes.Bool("left_side");
-  if (!left_side_or.ok()) return left_side_or.status();
-  absl::StatusOr<bool> lower_or = attributes.Bool("lower");
-  if (!lower_or.ok()) return lower_or.status();
-  absl::StatusOr<bool> unit_or = attributes.Bool("unit_diagonal");
-  if (!unit_or.ok()) return unit_or.status();
-  absl::StatusOr<std::string> mode_or = attributes.EnumBody("transpose_a");
-  if (!mode_or.ok()) return mode_or.status();
-  const bool left_side = *left_side_or;
-  bool lower = *lower_or;
-  const bool unit_diagonal = *unit_or;
-  const std::string& mode = *mode_or;  // X of #stablehlo<transpose X>.
+  PJRTX_ASSIGN_OR_RETURN(const bool left_side, attributes.Bool("left_side"));
+  PJRTX_ASSIGN_OR_RETURN(bool lower, attributes.Bool("lower"));
+  PJRTX_ASSIGN_OR_RETURN(const bool unit_diagonal,
+                         attributes.Bool("unit_diagonal"));
+  // X of #stablehlo<transpose X>.
+  PJRTX_ASSIGN_OR_RETURN(const std::string mode,
+                         attributes.EnumBody("transpose_a"));
   if (mode != "NO_TRANSPOSE" && mode != "TRANSPOSE" && mode != "ADJOINT") {
     return error(absl::StrCat("transpose_a '", mode,
                               "' is not one of NO_TRANSPOSE, TRANSPOSE, "
@@ -120,12 +116,8 @@ absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
       op.result_types[0].dims != b_type.dims) {
     return error(absl::StrCat("the result must be b's type ", b_type.text));
   }
-  absl::StatusOr<Parts> a_parts = PartsOf(op, 0);
-  if (!a_parts.ok()) return a_parts.status();
-  absl::StatusOr<Parts> b_parts = PartsOf(op, 1);
-  if (!b_parts.ok()) return b_parts.status();
-  Parts a = *a_parts;
-  const Parts b = *b_parts;
+  PJRTX_ASSIGN_OR_RETURN(Parts a, PartsOf(op, 0));
+  PJRTX_ASSIGN_OR_RETURN(const Parts b, PartsOf(op, 1));
   const std::vector<int64_t>& a_dims = a_type.dims;
   const std::vector<int64_t>& b_dims = b_type.dims;
   type_ = TensorText(a_dims, element_);

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -70,30 +71,28 @@ absl::Status MultiplyAccumulate(KernelWriter& writer,
                                 const Register& acc, const Register& x,
                                 const Register& y) {
   PtxBuilder& b = writer.builder();
-  absl::StatusOr<Register> a =
-      ConvertRegister(writer, instruction, x, acc.type);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<Register> c =
-      ConvertRegister(writer, instruction, y, acc.type);
-  if (!c.ok()) return c.status();
+  PJRTX_ASSIGN_OR_RETURN(Register a,
+                         ConvertRegister(writer, instruction, x, acc.type));
+  PJRTX_ASSIGN_OR_RETURN(Register c,
+                         ConvertRegister(writer, instruction, y, acc.type));
   const std::string product = b.NewRegister(*RegisterClassFor(acc.type));
   // .rn keeps ptxas from contracting the pair into an fma: the CPU rounds
   // the product and the sum separately.
   switch (acc.type) {
     case ElementType::kF64:
-      b.Emit("mul.rn.f64", {product, a->name, c->name});
+      b.Emit("mul.rn.f64", {product, a.name, c.name});
       b.Emit("add.rn.f64", {acc.name, acc.name, product});
       break;
     case ElementType::kF32:
-      b.Emit("mul.rn.f32", {product, a->name, c->name});
+      b.Emit("mul.rn.f32", {product, a.name, c.name});
       b.Emit("add.rn.f32", {acc.name, acc.name, product});
       break;
     case ElementType::kPred:
-      b.Emit("and.pred", {product, a->name, c->name});
+      b.Emit("and.pred", {product, a.name, c.name});
       b.Emit("or.pred", {acc.name, acc.name, product});
       break;
     default:
-      b.Emit("mul.lo.u64", {product, a->name, c->name});
+      b.Emit("mul.lo.u64", {product, a.name, c.name});
       b.Emit("add.u64", {acc.name, acc.name, product});
   }
   return absl::OkStatus();
@@ -117,11 +116,10 @@ absl::Status StoreAccumulator(KernelWriter& writer,
                               const ir::Instruction& instruction,
                               const Register& acc, const std::string& index) {
   const ElementType result = instruction.result_types[0].shape.type;
-  absl::StatusOr<Register> value =
-      ConvertRegister(writer, instruction, acc, result);
-  if (!value.ok()) return value.status();
+  PJRTX_ASSIGN_OR_RETURN(Register value,
+                         ConvertRegister(writer, instruction, acc, result));
   writer.Store(
-      *value, writer.Address(writer.output(0), index, ir::StorageSize(result)));
+      value, writer.Address(writer.output(0), index, ir::StorageSize(result)));
   return absl::OkStatus();
 }
 

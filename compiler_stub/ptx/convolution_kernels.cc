@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/accumulation.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -48,8 +49,7 @@ std::string Over(KernelWriter& writer, const std::string& value,
 
 absl::Status EmitConvolutionKernel(KernelWriter& writer,
                                    const Instruction& instruction) {
-  absl::StatusOr<ElementType> acc_type = AccumulatorFor(instruction);
-  if (!acc_type.ok()) return acc_type.status();
+  PJRTX_ASSIGN_OR_RETURN(ElementType acc_type, AccumulatorFor(instruction));
   const ir::Shape& lhs = instruction.operand_types[0].shape;
   const ir::Shape& rhs = instruction.operand_types[1].shape;
   const ir::Shape& result = instruction.result_types[0].shape;
@@ -91,7 +91,7 @@ absl::Status EmitConvolutionKernel(KernelWriter& writer,
                     0);
   const std::string rhs_base =
       Times(writer, feature, rhs_strides[dims.kernel_output_feature]);
-  const Register acc = NewAccumulator(writer, *acc_type);
+  const Register acc = NewAccumulator(writer, acc_type);
 
   // Each window position, row-major over the kernel's spatial dimensions.
   int64_t positions = input_features == 0 ? 0 : 1;
@@ -159,13 +159,12 @@ absl::Status EmitConvolutionKernel(KernelWriter& writer,
       b.Emit("not.pred", {outside, inside});
       b.Emit(absl::StrCat("@", outside, " bra"), {skip});
     }
-    absl::Status status = writer.Loops(
+    PJRTX_RETURN_IF_ERROR(writer.Loops(
         {input_features}, {{lhs_feature_stride}, {rhs_feature_stride}},
         {lhs_offset, rhs_offset}, [&]() {
           return LoadMultiplyAccumulate(writer, instruction, acc, lhs_offset,
                                         rhs_offset);
-        });
-    if (!status.ok()) return status;
+        }));
     b.EmitLabel(skip);
     // The next position, row-major.
     for (size_t d = spatial; d-- > 0;) {
@@ -173,8 +172,7 @@ absl::Status EmitConvolutionKernel(KernelWriter& writer,
       position[d] = 0;
     }
   }
-  absl::Status stored = StoreAccumulator(writer, instruction, acc, index);
-  if (!stored.ok()) return stored;
+  PJRTX_RETURN_IF_ERROR(StoreAccumulator(writer, instruction, acc, index));
   writer.EndLoop();
   return absl::OkStatus();
 }

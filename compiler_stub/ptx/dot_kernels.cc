@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/accumulation.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -28,8 +29,7 @@ absl::Status EmitDotKernel(KernelWriter& writer,
   const ir::Shape& rhs = instruction.operand_types[1].shape;
   const ir::Shape& result = instruction.result_types[0].shape;
   const ir::DotDimensions& dims = instruction.attributes.dot;
-  absl::StatusOr<ElementType> acc_type = AccumulatorFor(instruction);
-  if (!acc_type.ok()) return acc_type.status();
+  PJRTX_ASSIGN_OR_RETURN(ElementType acc_type, AccumulatorFor(instruction));
   const std::vector<int64_t> lhs_free =
       ir::FreeDimensions(lhs.rank(), dims.lhs_batching, dims.lhs_contracting);
   const std::vector<int64_t> rhs_free =
@@ -65,18 +65,16 @@ absl::Status EmitDotKernel(KernelWriter& writer,
   const std::vector<std::string> multi = writer.Unflatten(index, result.dims);
   const std::string lhs_offset = writer.Affine(multi, lhs_coefficients, 0);
   const std::string rhs_offset = writer.Affine(multi, rhs_coefficients, 0);
-  const Register acc = NewAccumulator(writer, *acc_type);
+  const Register acc = NewAccumulator(writer, acc_type);
   auto multiply_add = [&]() {
     return LoadMultiplyAccumulate(writer, instruction, acc, lhs_offset,
                                   rhs_offset);
   };
   if (!empty) {
-    absl::Status status = writer.Loops(contracted, {lhs_steps, rhs_steps},
-                                       {lhs_offset, rhs_offset}, multiply_add);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(writer.Loops(contracted, {lhs_steps, rhs_steps},
+                                       {lhs_offset, rhs_offset}, multiply_add));
   }
-  absl::Status stored = StoreAccumulator(writer, instruction, acc, index);
-  if (!stored.ok()) return stored;
+  PJRTX_RETURN_IF_ERROR(StoreAccumulator(writer, instruction, acc, index));
   writer.EndLoop();
   return absl::OkStatus();
 }

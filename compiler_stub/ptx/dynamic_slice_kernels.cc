@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -28,11 +29,11 @@ absl::StatusOr<std::string> ClampedStart(KernelWriter& writer,
   }
   const Register raw =
       writer.Load(type, absl::StrCat("[", writer.input(input), "]"));
-  absl::StatusOr<Register> wide =
-      ConvertRegister(writer, instruction, raw, ElementType::kS64);
-  if (!wide.ok()) return wide.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      Register wide,
+      ConvertRegister(writer, instruction, raw, ElementType::kS64));
   const std::string low = writer.NewB64();
-  writer.builder().Emit("max.s64", {low, wide->name, "0"});
+  writer.builder().Emit("max.s64", {low, wide.name, "0"});
   const std::string clamped = writer.NewB64();
   writer.builder().Emit("min.s64", {clamped, low, Immediate(limit)});
   return clamped;
@@ -45,11 +46,11 @@ absl::StatusOr<std::vector<std::string>> ClampedStarts(
     const std::vector<int64_t>& operand, const std::vector<int64_t>& sizes) {
   std::vector<std::string> starts;
   for (size_t d = 0; d < operand.size(); ++d) {
-    absl::StatusOr<std::string> start =
+    PJRTX_ASSIGN_OR_RETURN(
+        std::string start,
         ClampedStart(writer, instruction, first_input + static_cast<int>(d),
-                     operand[d] - sizes[d]);
-    if (!start.ok()) return start.status();
-    starts.push_back(*start);
+                     operand[d] - sizes[d]));
+    starts.push_back(start);
   }
   return starts;
 }
@@ -61,12 +62,11 @@ absl::Status EmitDynamicSlice(KernelWriter& writer,
   const std::vector<int64_t> strides = RowMajorStrides(operand);
   const size_t size = ir::StorageSize(instruction.result_types[0].shape.type);
   const std::string index = writer.BeginLoop();
-  absl::StatusOr<std::vector<std::string>> starts =
-      ClampedStarts(writer, instruction, 1, operand, sizes);
-  if (!starts.ok()) return starts.status();
+  PJRTX_ASSIGN_OR_RETURN(std::vector<std::string> starts,
+                         ClampedStarts(writer, instruction, 1, operand, sizes));
   // Source = sum over d of (index[d] + start[d]) * stride[d].
   std::vector<std::string> terms = writer.Unflatten(index, sizes);
-  terms.insert(terms.end(), starts->begin(), starts->end());
+  terms.insert(terms.end(), starts.begin(), starts.end());
   std::vector<int64_t> coefficients = strides;
   coefficients.insert(coefficients.end(), strides.begin(), strides.end());
   const std::string source = writer.Affine(terms, coefficients, 0);
@@ -88,15 +88,15 @@ absl::Status EmitDynamicUpdateSlice(KernelWriter& writer,
   const size_t size = ir::StorageSize(instruction.result_types[0].shape.type);
   const std::string index = writer.BeginLoop();
   const std::vector<std::string> multi = writer.Unflatten(index, operand);
-  absl::StatusOr<std::vector<std::string>> starts =
-      ClampedStarts(writer, instruction, 2, operand, update);
-  if (!starts.ok()) return starts.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<std::string> starts,
+      ClampedStarts(writer, instruction, 2, operand, update));
   PtxBuilder& b = writer.builder();
   std::string inside;
   std::vector<std::string> within;
   for (size_t d = 0; d < operand.size(); ++d) {
     const std::string offset = writer.NewB64();
-    b.Emit("sub.u64", {offset, multi[d], (*starts)[d]});
+    b.Emit("sub.u64", {offset, multi[d], starts[d]});
     within.push_back(offset);
     const std::string in_range = writer.NewPred();
     b.Emit("setp.lt.u64", {in_range, offset, Immediate(update[d])});

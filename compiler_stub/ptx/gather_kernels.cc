@@ -10,6 +10,7 @@
 
 #include "compiler_stub/ptx/index_vectors.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 
@@ -20,10 +21,11 @@ absl::Status EmitGatherKernel(KernelWriter& writer,
   const ir::Shape& operand = instruction.operand_types[0].shape;
   const ir::Shape& result = instruction.result_types[0].shape;
   const int64_t rank = static_cast<int64_t>(operand.dims.size());
-  absl::StatusOr<IndexVectors> vectors = IndexVectors::Create(
-      instruction, 1, dims.index_vector_dim,
-      static_cast<int64_t>(result.dims.size()), dims.offset_dims);
-  if (!vectors.ok()) return vectors.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      IndexVectors vectors,
+      IndexVectors::Create(instruction, 1, dims.index_vector_dim,
+                           static_cast<int64_t>(result.dims.size()),
+                           dims.offset_dims));
   const std::vector<int64_t> offset_sources =
       WindowSources(rank, dims.offset_dims, dims.collapsed_slice_dims,
                     dims.operand_batching_dims);
@@ -43,11 +45,11 @@ absl::Status EmitGatherKernel(KernelWriter& writer,
   PtxBuilder& b = writer.builder();
   for (size_t i = 0; i < dims.start_index_map.size(); ++i) {
     const int64_t d = dims.start_index_map[i];
-    absl::StatusOr<std::string> component =
-        vectors->Component(writer, multi, static_cast<int64_t>(i));
-    if (!component.ok()) return component.status();
+    PJRTX_ASSIGN_OR_RETURN(
+        std::string component,
+        vectors.Component(writer, multi, static_cast<int64_t>(i)));
     const std::string low = writer.NewB64();
-    b.Emit("max.s64", {low, *component, "0"});
+    b.Emit("max.s64", {low, component, "0"});
     const std::string start = writer.NewB64();
     b.Emit("min.s64",
            {start, low, Immediate(operand.dims[d] - slice_sizes[d])});
@@ -58,7 +60,7 @@ absl::Status EmitGatherKernel(KernelWriter& writer,
   // dimension.
   for (size_t i = 0; i < dims.operand_batching_dims.size(); ++i) {
     terms.push_back(
-        multi[vectors->WalkedDim(dims.start_indices_batching_dims[i])]);
+        multi[vectors.WalkedDim(dims.start_indices_batching_dims[i])]);
     coefficients.push_back(operand_strides[dims.operand_batching_dims[i]]);
   }
   const std::string source = writer.Affine(terms, coefficients, 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -56,10 +57,10 @@ absl::StatusOr<std::string> IndexVectors::Component(
   const Register raw = writer.Load(
       type_,
       writer.Address(writer.input(input_), element, ir::StorageSize(type_)));
-  absl::StatusOr<Register> wide =
-      ConvertRegister(writer, *instruction_, raw, ir::ElementType::kS64);
-  if (!wide.ok()) return wide.status();
-  return wide->name;
+  PJRTX_ASSIGN_OR_RETURN(
+      Register wide,
+      ConvertRegister(writer, *instruction_, raw, ir::ElementType::kS64));
+  return wide.name;
 }
 
 std::vector<int64_t> WindowSources(int64_t rank,

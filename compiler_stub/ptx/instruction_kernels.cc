@@ -11,6 +11,7 @@
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/kernel_writer.h"
 #include "compiler_stub/ptx/ptx_builder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -77,10 +78,8 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
     const ir::Program& program, const ir::Computation& /*computation*/,
     const ir::Instruction& instruction, const std::string& name,
     const PtxTarget& target) {
-  absl::StatusOr<int> target_isa = TargetIsa(target);
-  if (!target_isa.ok()) return target_isa.status();
-  absl::Status named = CheckKernelName(name);
-  if (!named.ok()) return named;
+  PJRTX_ASSIGN_OR_RETURN(int target_isa, TargetIsa(target));
+  PJRTX_RETURN_IF_ERROR(CheckKernelName(name));
   // Sort, scatter, reduce and reduce_window have one result per operand (their
   // kernels say which counts they take); every other op, one.
   if (!AllTensors(instruction.operand_types) ||
@@ -102,10 +101,8 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   // CPU target) leaves it out.
   if (ir::IsElementwise(instruction.opcode) ||
       instruction.opcode == OpCode::kReducePrecision) {
-    absl::StatusOr<std::string> ptx =
-        EmitElementwiseKernel(instruction, name, target);
-    if (!ptx.ok()) return ptx.status();
-    kernel.ptx = *std::move(ptx);
+    PJRTX_ASSIGN_OR_RETURN(kernel.ptx,
+                           EmitElementwiseKernel(instruction, name, target));
     return kernel;
   }
   KernelWriter writer(target, static_cast<int>(instruction.operands.size()),
@@ -165,7 +162,7 @@ absl::StatusOr<InstructionKernel> EmitInstructionKernel(
   if (!status.ok()) return status;
   kernel.ptx = writer.Module(
       name, Description(instruction.opcode),
-      std::max({kMinimumIsa, *target_isa, writer.emitter().required_isa()}));
+      std::max({kMinimumIsa, target_isa, writer.emitter().required_isa()}));
   return kernel;
 }
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 using ir::ElementType;
@@ -241,8 +242,7 @@ absl::Status KernelWriter::LoopsFrom(
   builder_.Emit("mov.u64", {counter, "0"});
   const std::string top = NewLabel("dim");
   builder_.EmitLabel(top);
-  absl::Status status = LoopsFrom(d + 1, dims, strides, offsets, body);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(LoopsFrom(d + 1, dims, strides, offsets, body));
   for (size_t k = 0; k < offsets.size(); ++k) {
     if (strides[k][d] == 0) continue;
     builder_.Emit("add.u64",

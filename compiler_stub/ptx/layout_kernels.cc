@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -233,11 +234,12 @@ absl::Status EmitIota(KernelWriter& writer, const Instruction& instruction) {
   }
   // The index converted as the CPU's iota does (an s64 converted to the
   // element type: integers wrap, floats round once).
-  absl::StatusOr<Register> element = ConvertRegister(
-      writer, instruction, Register{value, ir::ElementType::kS64}, result.type);
-  if (!element.ok()) return element.status();
-  writer.Store(*element, writer.Address(writer.output(0), index,
-                                        ir::StorageSize(result.type)));
+  PJRTX_ASSIGN_OR_RETURN(
+      Register element,
+      ConvertRegister(writer, instruction,
+                      Register{value, ir::ElementType::kS64}, result.type));
+  writer.Store(element, writer.Address(writer.output(0), index,
+                                       ir::StorageSize(result.type)));
   writer.EndLoop();
   return absl::OkStatus();
 }

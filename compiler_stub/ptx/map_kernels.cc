@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 
@@ -20,12 +21,12 @@ absl::Status EmitMapKernel(KernelWriter& writer, const ir::Program& program,
         writer.Load(type, writer.Address(writer.input(static_cast<int>(k)),
                                          index, ir::StorageSize(type))));
   }
-  absl::StatusOr<Register> value = EmitScalarRegion(
-      writer, program, instruction, instruction.regions[0], arguments);
-  if (!value.ok()) return value.status();
+  PJRTX_ASSIGN_OR_RETURN(Register value,
+                         EmitScalarRegion(writer, program, instruction,
+                                          instruction.regions[0], arguments));
   const ir::ElementType result = instruction.result_types[0].shape.type;
   writer.Store(
-      *value, writer.Address(writer.output(0), index, ir::StorageSize(result)));
+      value, writer.Address(writer.output(0), index, ir::StorageSize(result)));
   writer.EndLoop();
   return absl::OkStatus();
 }

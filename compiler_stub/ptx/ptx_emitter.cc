@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler_stub/ptx/instruction_emitter.h"
 #include "compiler_stub/ptx/ptx_builder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -25,20 +26,17 @@ class KernelEmitter {
 
   absl::StatusOr<std::string> Run(int target_isa) {
     for (const FusedInput& input : kernel_.inputs) {
-      absl::Status status = CheckType(input.shape.type);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(CheckType(input.shape.type));
     }
     for (const FusedOutput& output : kernel_.outputs) {
-      absl::Status status = CheckType(output.shape.type);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(CheckType(output.shape.type));
     }
     const std::string n = EmitPrologue();
     const std::string done = builder_.NewRegister(RegisterClass::kPred);
     builder_.Emit("setp.ge.u64", {done, index_, n});
     builder_.Emit(absl::StrCat("@", done, " bra"), {"$L__done"});
     builder_.EmitLabel("$L__loop");
-    absl::Status status = EmitElement();
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(EmitElement());
     builder_.Emit("add.u64", {index_, index_, stride_});
     const std::string more = builder_.NewRegister(RegisterClass::kPred);
     builder_.Emit("setp.lt.u64", {more, index_, n});
@@ -105,10 +103,9 @@ class KernelEmitter {
         if (it == values_.end()) return Unknown(value);
         operands.push_back(it->second);
       }
-      absl::StatusOr<Register> result =
-          instructions_.Emit(instruction, operands);
-      if (!result.ok()) return result.status();
-      values_[instruction.results[0]] = *std::move(result);
+      PJRTX_ASSIGN_OR_RETURN(Register result,
+                             instructions_.Emit(instruction, operands));
+      values_[instruction.results[0]] = std::move(result);
     }
     for (size_t i = 0; i < kernel_.outputs.size(); ++i) {
       const FusedOutput& output = kernel_.outputs[i];
@@ -228,11 +225,9 @@ class KernelEmitter {
 
 absl::StatusOr<std::string> EmitPtx(const FusedKernel& kernel,
                                     const PtxTarget& target) {
-  absl::StatusOr<int> isa = TargetIsa(target);
-  if (!isa.ok()) return isa.status();
-  absl::Status named = CheckKernelName(kernel.name);
-  if (!named.ok()) return named;
-  return KernelEmitter(kernel, target).Run(*isa);
+  PJRTX_ASSIGN_OR_RETURN(int isa, TargetIsa(target));
+  PJRTX_RETURN_IF_ERROR(CheckKernelName(kernel.name));
+  return KernelEmitter(kernel, target).Run(isa);
 }
 
 }  // namespace pjrtx::ptx

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -88,9 +89,8 @@ absl::Status Fold(KernelWriter& writer, const ir::Program& program,
   for (int value : reducer.operands) {
     operands.push_back(value == region.parameters[0] ? acc : x);
   }
-  absl::StatusOr<Register> r = writer.emitter().Emit(reducer, operands);
-  if (!r.ok()) return r.status();
-  writer.Move(acc, *r);
+  PJRTX_ASSIGN_OR_RETURN(Register r, writer.emitter().Emit(reducer, operands));
+  writer.Move(acc, r);
   return absl::OkStatus();
 }
 
@@ -168,9 +168,8 @@ absl::Status EmitRegionReduce(KernelWriter& writer, const ir::Program& program,
     return FoldRegion(writer, program, instruction, accumulators, elements);
   };
   if (nonempty) {
-    absl::Status status =
-        writer.Loops(reduced_dims, {reduced_strides}, {offset}, fold);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        writer.Loops(reduced_dims, {reduced_strides}, {offset}, fold));
   }
   for (int i = 0; i < n; ++i) {
     writer.Store(accumulators[i],
@@ -189,17 +188,18 @@ absl::Status FoldRegion(KernelWriter& writer, const ir::Program& program,
                         const std::vector<Register>& elements) {
   std::vector<Register> arguments = accumulators;
   arguments.insert(arguments.end(), elements.begin(), elements.end());
-  absl::StatusOr<std::vector<Register>> next = EmitScalarRegionResults(
-      writer, program, instruction, instruction.regions[0], arguments);
-  if (!next.ok()) return next.status();
-  if (next->size() != accumulators.size()) {
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<Register> next,
+      EmitScalarRegionResults(writer, program, instruction,
+                              instruction.regions[0], arguments));
+  if (next.size() != accumulators.size()) {
     return Unsupported(instruction, "with a body of the wrong arity");
   }
   for (size_t i = 0; i < accumulators.size(); ++i) {
-    if ((*next)[i].type != accumulators[i].type) {
+    if (next[i].type != accumulators[i].type) {
       return Unsupported(instruction, "with differing element types");
     }
-    writer.Move(accumulators[i], (*next)[i]);
+    writer.Move(accumulators[i], next[i]);
   }
   return absl::OkStatus();
 }
@@ -296,19 +296,19 @@ absl::Status EmitReduceKernel(KernelWriter& writer, const ir::Program& program,
         const ir::FusedStep& step = body.steps[s];
         std::vector<Register> operands;
         for (int r : step.inputs) operands.push_back(values[r]);
-        absl::StatusOr<Register> r = emitter.Emit(
-            StepInstruction(instruction, step, register_types), operands);
-        if (!r.ok()) return r.status();
-        values[num_inputs + static_cast<int>(s)] = *r;
+        PJRTX_ASSIGN_OR_RETURN(
+            Register r,
+            emitter.Emit(StepInstruction(instruction, step, register_types),
+                         operands));
+        values[num_inputs + static_cast<int>(s)] = r;
       }
       x = values[body.outputs[0]];
     }
     return Fold(writer, program, instruction, *reducer, acc, x);
   };
   if (!empty) {
-    absl::Status status =
-        writer.Loops(reduced_dims, {reduced_strides}, {offset}, fold);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        writer.Loops(reduced_dims, {reduced_strides}, {offset}, fold));
   }
   writer.Store(acc,
                writer.Address(writer.output(0), index, ir::StorageSize(type)));

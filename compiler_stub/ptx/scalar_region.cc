@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 
@@ -21,10 +22,10 @@ absl::StatusOr<Register> EmitScalarRegion(
     return Unsupported(instruction,
                        "with a region that returns more than one value");
   }
-  absl::StatusOr<std::vector<Register>> results =
-      EmitScalarRegionResults(writer, program, instruction, index, arguments);
-  if (!results.ok()) return results.status();
-  return results->front();
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<Register> results,
+      EmitScalarRegionResults(writer, program, instruction, index, arguments));
+  return results.front();
 }
 
 absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
@@ -59,9 +60,8 @@ absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
       }
       operands.push_back(found->second);
     }
-    absl::StatusOr<Register> r = writer.emitter().Emit(step, operands);
-    if (!r.ok()) return r.status();
-    values[step.results[0]] = *r;
+    PJRTX_ASSIGN_OR_RETURN(Register r, writer.emitter().Emit(step, operands));
+    values[step.results[0]] = r;
     return absl::OkStatus();
   };
   for (const Instruction& step : region.instructions) {
@@ -71,8 +71,7 @@ absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
         return Unsupported(instruction, "with an unexpected fused region");
       }
       for (const Instruction& inner : kernel->second->instructions) {
-        absl::Status status = emit(inner);
-        if (!status.ok()) return status;
+        PJRTX_RETURN_IF_ERROR(emit(inner));
       }
       continue;
     }
@@ -80,8 +79,7 @@ absl::StatusOr<std::vector<Register>> EmitScalarRegionResults(
       return Unsupported(instruction,
                          absl::StrCat("with ", step.name, " in its region"));
     }
-    absl::Status status = emit(step);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(emit(step));
   }
   std::vector<Register> results;
   for (int value : region.results) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/index_vectors.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 using ir::Instruction;
@@ -33,10 +34,11 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
     }
   }
   const int64_t rank = static_cast<int64_t>(operand.dims.size());
-  absl::StatusOr<IndexVectors> vectors = IndexVectors::Create(
-      instruction, n, dims.index_vector_dim,
-      static_cast<int64_t>(updates.dims.size()), dims.update_window_dims);
-  if (!vectors.ok()) return vectors.status();
+  PJRTX_ASSIGN_OR_RETURN(
+      IndexVectors vectors,
+      IndexVectors::Create(instruction, n, dims.index_vector_dim,
+                           static_cast<int64_t>(updates.dims.size()),
+                           dims.update_window_dims));
   const std::vector<int64_t> window_source =
       WindowSources(rank, dims.update_window_dims, dims.inserted_window_dims,
                     dims.input_batching_dims);
@@ -48,7 +50,7 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
   // Thread 0 alone works.
   writer.BranchUnlessZero(index, done);
   // The results start as the operands.
-  absl::Status copied = writer.CountedLoop(
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(
       operand.num_elements(), [&](const std::string& element) {
         for (int k = 0; k < n; ++k) {
           const size_t size =
@@ -57,11 +59,10 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
                       writer.Address(writer.output(k), element, size));
         }
         return absl::OkStatus();
-      });
-  if (!copied.ok()) return copied;
+      }));
 
   // Each update element in row-major order.
-  absl::Status updated = writer.CountedLoop(
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(
       updates.num_elements(), [&](const std::string& u) -> absl::Status {
         const std::string skip = writer.NewLabel("skip");
         const std::vector<std::string> multi =
@@ -74,13 +75,13 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
         }
         for (size_t i = 0; i < dims.input_batching_dims.size(); ++i) {
           offsets[dims.input_batching_dims[i]] =
-              multi[vectors->WalkedDim(dims.scatter_indices_batching_dims[i])];
+              multi[vectors.WalkedDim(dims.scatter_indices_batching_dims[i])];
         }
         for (size_t i = 0; i < dims.scatter_dims_to_operand_dims.size(); ++i) {
-          absl::StatusOr<std::string> component =
-              vectors->Component(writer, multi, static_cast<int64_t>(i));
-          if (!component.ok()) return component.status();
-          starts[dims.scatter_dims_to_operand_dims[i]] = *component;
+          PJRTX_ASSIGN_OR_RETURN(
+              std::string component,
+              vectors.Component(writer, multi, static_cast<int64_t>(i)));
+          starts[dims.scatter_dims_to_operand_dims[i]] = component;
         }
         // Inside the operand in every dimension (start compared, not added:
         // it comes from data and may be huge), and the target element.
@@ -135,20 +136,19 @@ absl::Status EmitScatterKernel(KernelWriter& writer, const ir::Program& program,
               writer.Load(type, writer.Address(writer.input(n + 1 + k), u,
                                                ir::StorageSize(type))));
         }
-        absl::StatusOr<std::vector<Register>> combined =
+        PJRTX_ASSIGN_OR_RETURN(
+            std::vector<Register> combined,
             EmitScalarRegionResults(writer, program, instruction,
-                                    instruction.regions[0], arguments);
-        if (!combined.ok()) return combined.status();
-        if (combined->size() != static_cast<size_t>(n)) {
+                                    instruction.regions[0], arguments));
+        if (combined.size() != static_cast<size_t>(n)) {
           return Unsupported(instruction, "with a region of the wrong arity");
         }
         for (int k = 0; k < n; ++k) {
-          writer.Store((*combined)[k], target_addresses[k]);
+          writer.Store(combined[k], target_addresses[k]);
         }
         b.EmitLabel(skip);
         return absl::OkStatus();
-      });
-  if (!updated.ok()) return updated;
+      }));
   b.EmitLabel(done);
   writer.EndLoop();
   return absl::OkStatus();

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -45,18 +46,17 @@ absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
   // Thread 0 alone works.
   writer.BranchUnlessZero(index, done);
   // The result starts as the init value.
-  absl::Status filled = writer.CountedLoop(
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(
       result.num_elements(), [&](const std::string& element) {
         writer.Copy(result_size, absl::StrCat("[", writer.input(2), "]"),
                     writer.Address(writer.output(0), element, result_size));
         return absl::OkStatus();
-      });
-  if (!filled.ok()) return filled;
+      }));
 
   int64_t positions = 1;
   for (int64_t k : window.dimensions) positions *= k;
   // Each source element in row-major order (none when windows are empty).
-  absl::Status folded_all = writer.CountedLoop(
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(
       positions > 0 ? source.num_elements() : 0,
       [&](const std::string& u) -> absl::Status {
         const std::string after = writer.NewLabel("folded");
@@ -95,15 +95,15 @@ absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
           const std::string first = writer.NewPred();
           b.Emit("not.pred", {first, have});
           b.Emit(absl::StrCat("@", first, " bra"), {take});
-          absl::StatusOr<Register> keep =
+          PJRTX_ASSIGN_OR_RETURN(
+              Register keep,
               EmitScalarRegion(writer, program, instruction,
-                               instruction.regions[0], {chosen, value});
-          if (!keep.ok()) return keep.status();
-          if (keep->type != ir::ElementType::kPred) {
+                               instruction.regions[0], {chosen, value}));
+          if (keep.type != ir::ElementType::kPred) {
             return Unsupported(instruction,
                                "with a select region not returning i1");
           }
-          b.Emit(absl::StrCat("@", keep->name, " bra"), {next_position});
+          b.Emit(absl::StrCat("@", keep.name, " bra"), {next_position});
           b.EmitLabel(take);
           b.Emit("mov.u64", {selected, candidate});
           writer.Move(chosen, value);
@@ -123,15 +123,14 @@ absl::Status EmitSelectAndScatterKernel(KernelWriter& writer,
         const Register current = writer.Load(result.type, target);
         const Register incoming = writer.Load(
             source.type, writer.Address(writer.input(1), u, source_size));
-        absl::StatusOr<Register> folded =
+        PJRTX_ASSIGN_OR_RETURN(
+            Register folded,
             EmitScalarRegion(writer, program, instruction,
-                             instruction.regions[1], {current, incoming});
-        if (!folded.ok()) return folded.status();
-        writer.Store(*folded, target);
+                             instruction.regions[1], {current, incoming}));
+        writer.Store(folded, target);
         b.EmitLabel(after);
         return absl::OkStatus();
-      });
-  if (!folded_all.ok()) return folded_all;
+      }));
   b.EmitLabel(done);
   writer.EndLoop();
   return absl::OkStatus();

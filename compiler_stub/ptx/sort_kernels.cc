@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 
@@ -48,7 +49,7 @@ absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
     return writer.Address(base, offset, size);
   };
   // Copy the rows.
-  absl::Status copied = writer.CountedLoop(length, [&](const std::string& t) {
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(length, [&](const std::string& t) {
     for (size_t k = 0; k < operands; ++k) {
       const size_t size =
           ir::StorageSize(instruction.operand_types[k].shape.type);
@@ -56,8 +57,7 @@ absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
                   element(writer.output(static_cast<int>(k)), k, t));
     }
     return absl::OkStatus();
-  });
-  if (!copied.ok()) return copied;
+  }));
 
   // Insertion sort: element i moves left while the comparator puts it
   // before its left neighbour.
@@ -91,14 +91,14 @@ absl::Status EmitSortKernel(KernelWriter& writer, const ir::Program& program,
     arguments.push_back(here.back());
     arguments.push_back(there.back());
   }
-  absl::StatusOr<Register> before = EmitScalarRegion(
-      writer, program, instruction, instruction.regions[0], arguments);
-  if (!before.ok()) return before.status();
-  if (before->type != ir::ElementType::kPred) {
+  PJRTX_ASSIGN_OR_RETURN(Register before,
+                         EmitScalarRegion(writer, program, instruction,
+                                          instruction.regions[0], arguments));
+  if (before.type != ir::ElementType::kPred) {
     return Unsupported(instruction, "with a comparator not returning i1");
   }
   const std::string stay = writer.NewPred();
-  b.Emit("not.pred", {stay, before->name});
+  b.Emit("not.pred", {stay, before.name});
   b.Emit(absl::StrCat("@", stay, " bra"), {inner_end});
   for (size_t k = 0; k < operands; ++k) {
     writer.Store(here[k], there_address[k]);

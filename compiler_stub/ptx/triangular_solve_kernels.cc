@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/accumulation.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 
@@ -60,7 +61,7 @@ absl::Status EmitTriangularSolveKernel(KernelWriter& writer,
                           size);
   };
 
-  absl::Status solved_all = writer.CountedLoop(n, [&](const std::string& t) {
+  PJRTX_RETURN_IF_ERROR(writer.CountedLoop(n, [&](const std::string& t) {
     std::string i = t;
     if (!forward) {
       i = writer.NewB64();
@@ -68,40 +69,37 @@ absl::Status EmitTriangularSolveKernel(KernelWriter& writer,
     }
     const Register sum = NewAccumulator(writer, ElementType::kF64);
     // The solved elements: j < i going forward, j > i going back.
-    absl::Status summed = writer.CountedLoop(n, [&](const std::string& j) {
+    PJRTX_RETURN_IF_ERROR(writer.CountedLoop(n, [&](const std::string& j) {
       const std::string next = writer.NewLabel("next_term");
       const std::string skip = writer.NewPred();
       b.Emit(forward ? "setp.ge.u64" : "setp.le.u64", {skip, j, i});
       b.Emit(absl::StrCat("@", skip, " bra"), {next});
       const Register m = writer.Load(type, m_at(i, j));
       const Register y = writer.Load(type, side_at(writer.output(0), j));
-      absl::Status added = MultiplyAccumulate(writer, instruction, sum, m, y);
-      if (!added.ok()) return added;
+      PJRTX_RETURN_IF_ERROR(MultiplyAccumulate(writer, instruction, sum, m, y));
       b.EmitLabel(next);
       return absl::OkStatus();
-    });
-    if (!summed.ok()) return summed;
-    absl::StatusOr<Register> c = ConvertRegister(
-        writer, instruction, writer.Load(type, side_at(writer.input(1), i)),
-        ElementType::kF64);
-    if (!c.ok()) return c.status();
+    }));
+    PJRTX_ASSIGN_OR_RETURN(
+        Register c,
+        ConvertRegister(writer, instruction,
+                        writer.Load(type, side_at(writer.input(1), i)),
+                        ElementType::kF64));
     const Register residual{b.NewRegister(RegisterClass::kF64),
                             ElementType::kF64};
-    b.Emit("sub.rn.f64", {residual.name, c->name, sum.name});
+    b.Emit("sub.rn.f64", {residual.name, c.name, sum.name});
     if (!options.unit_diagonal) {
-      absl::StatusOr<Register> diagonal =
+      PJRTX_ASSIGN_OR_RETURN(
+          Register diagonal,
           ConvertRegister(writer, instruction, writer.Load(type, m_at(i, i)),
-                          ElementType::kF64);
-      if (!diagonal.ok()) return diagonal.status();
-      b.Emit("div.rn.f64", {residual.name, residual.name, diagonal->name});
+                          ElementType::kF64));
+      b.Emit("div.rn.f64", {residual.name, residual.name, diagonal.name});
     }
-    absl::StatusOr<Register> value =
-        ConvertRegister(writer, instruction, residual, type);
-    if (!value.ok()) return value.status();
-    writer.Store(*value, side_at(writer.output(0), i));
+    PJRTX_ASSIGN_OR_RETURN(
+        Register value, ConvertRegister(writer, instruction, residual, type));
+    writer.Store(value, side_at(writer.output(0), i));
     return absl::OkStatus();
-  });
-  if (!solved_all.ok()) return solved_all;
+  }));
   b.EmitLabel(done);
   writer.EndLoop();
   return absl::OkStatus();

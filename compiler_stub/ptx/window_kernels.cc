@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ptx/kernel_writer.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -117,9 +118,8 @@ absl::Status EmitReduceWindowKernel(KernelWriter& writer,
     return FoldRegion(writer, program, instruction, accumulators, xs);
   };
   if (!empty_window) {
-    absl::Status status =
-        writer.Loops(window.dimensions, steps, coordinates, fold);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(
+        writer.Loops(window.dimensions, steps, coordinates, fold));
   }
   for (int i = 0; i < n; ++i) {
     writer.Store(accumulators[i], writer.Address(writer.output(i), index,

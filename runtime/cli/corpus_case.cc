@@ -12,6 +12,7 @@
 #include "compiler_stub/ir/type_conversion.h"
 #include "compiler_stub/mlir/parser.h"
 #include "compiler_stub/passes/complex_expansion.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cli {
 namespace {
@@ -120,21 +121,18 @@ std::vector<CorpusCase> SplitCases(const std::string& file_text) {
 }
 
 absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
-  absl::StatusOr<mlir::Module> module = mlir::ParseModule(text);
-  if (!module.ok()) return module.status();
+  PJRTX_ASSIGN_OR_RETURN(mlir::Module module, mlir::ParseModule(text));
   // The checks as the compiler sees them: one per part of a complex value.
-  if (ir::MentionsComplex(*module)) {
-    absl::Status expanded = ir::ExpandComplex(*module);
-    if (!expanded.ok()) return expanded;
+  if (ir::MentionsComplex(module)) {
+    PJRTX_RETURN_IF_ERROR(ir::ExpandComplex(module));
   }
-  if (module->functions.empty()) {
+  if (module.functions.empty()) {
     return absl::UnimplementedError("the case defines no function to run");
   }
-  absl::StatusOr<const mlir::Function*> entry =
-      ir::FindEntryFunction(*module, "");
-  if (!entry.ok()) return entry.status();
+  PJRTX_ASSIGN_OR_RETURN(const mlir::Function* entry,
+                         ir::FindEntryFunction(module, ""));
   std::vector<Check> checks;
-  for (const mlir::Operation& op : (*entry)->body.blocks.at(0).operations) {
+  for (const mlir::Operation& op : entry->body.blocks.at(0).operations) {
     if (!absl::StartsWith(op.name, "check.")) continue;
     Check check;
     check.line = op.location.line;
@@ -163,16 +161,14 @@ absl::StatusOr<std::vector<Check>> ReadChecks(const std::string& text) {
           absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
                        " has no operand type"));
     }
-    absl::StatusOr<ir::ValueType> type = ir::ConvertType(op.operand_types[0]);
-    if (!type.ok()) return type.status();
-    check.shape = type->shape;
+    PJRTX_ASSIGN_OR_RETURN(ir::ValueType type,
+                           ir::ConvertType(op.operand_types[0]));
+    check.shape = type.shape;
     if (absl::EndsWith(op.name, "_const")) {
       for (const auto& [name, value] : op.attributes) {
         if (name != "value") continue;
-        absl::StatusOr<std::vector<uint8_t>> bytes =
-            ir::DenseToBytes(value, check.shape);
-        if (!bytes.ok()) return bytes.status();
-        check.expected = *std::move(bytes);
+        PJRTX_ASSIGN_OR_RETURN(check.expected,
+                               ir::DenseToBytes(value, check.shape));
       }
     } else {
       check.num_outputs = 2;

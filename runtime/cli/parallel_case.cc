@@ -9,6 +9,7 @@
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
 #include "compiler_stub/mlir/parser.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cli {
 namespace {
@@ -40,28 +41,25 @@ bool HasHostTransfer(const mlir::Operation& op) {
 }  // namespace
 
 absl::StatusOr<ParallelCase> ReadParallelCase(const std::string& text) {
-  absl::StatusOr<mlir::Module> module = mlir::ParseModule(text);
-  if (!module.ok()) return module.status();
-  absl::StatusOr<const mlir::Function*> entry =
-      ir::FindEntryFunction(*module, "");
-  if (!entry.ok()) return entry.status();
+  PJRTX_ASSIGN_OR_RETURN(mlir::Module module, mlir::ParseModule(text));
+  PJRTX_ASSIGN_OR_RETURN(const mlir::Function* entry,
+                         ir::FindEntryFunction(module, ""));
   std::map<std::string, const mlir::Function*> functions;
-  for (const mlir::Function& f : module->functions) functions[f.name] = &f;
+  for (const mlir::Function& f : module.functions) functions[f.name] = &f;
 
   // Constants (and tokens) the entry defines, by name.
   std::map<std::string, ParallelInput> constants;
   std::map<std::string, bool> tokens;
   const mlir::Operation* launch = nullptr;
-  for (const mlir::Operation& op : (*entry)->body.blocks.at(0).operations) {
+  for (const mlir::Operation& op : entry->body.blocks.at(0).operations) {
     if (op.name == "stablehlo.constant" && op.result_types.size() == 1) {
-      absl::StatusOr<ir::ValueType> type = ir::ConvertType(op.result_types[0]);
-      if (!type.ok()) return type.status();
+      PJRTX_ASSIGN_OR_RETURN(ir::ValueType type,
+                             ir::ConvertType(op.result_types[0]));
       for (const auto& [name, value] : op.attributes) {
         if (name != "value") continue;
-        absl::StatusOr<std::vector<uint8_t>> bytes =
-            ir::DenseToBytes(value, type->shape);
-        if (!bytes.ok()) return bytes.status();
-        constants[op.result_name] = {type->shape, *std::move(bytes)};
+        PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                               ir::DenseToBytes(value, type.shape));
+        constants[op.result_name] = {type.shape, std::move(bytes)};
       }
     } else if (op.name == "stablehlo.after_all") {
       tokens[op.result_name] = true;
@@ -163,9 +161,8 @@ absl::StatusOr<ParallelCase> ReadParallelCase(const std::string& text) {
         " operands; its programs take ", next_operand));
   }
 
-  absl::StatusOr<std::vector<Check>> checks = ReadChecks(text);
-  if (!checks.ok()) return checks.status();
-  for (Check& check : *checks) {
+  PJRTX_ASSIGN_OR_RETURN(std::vector<Check> checks, ReadChecks(text));
+  for (Check& check : checks) {
     std::vector<int> indices;
     for (const auto& [name, index] : check.values) {
       if (name != launch->result_name || index >= next_result) {

@@ -11,6 +11,7 @@
 #include "runtime/client/event_future.h"
 #include "runtime/client/executable.h"
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cli {
 
@@ -34,14 +35,14 @@ absl::StatusOr<std::string> RunParallelCase(
   std::map<std::string, client::Executable> executables;
   for (const std::string& program : parallel.programs) {
     if (executables.count(program)) continue;
-    absl::StatusOr<client::Executable> executable = client::Executable::Compile(
-        client, text,
-        {{"entry", program},
-         {"num_replicas", parallel.num_replicas},
-         {"num_partitions", parallel.num_partitions},
-         {"device_assignment", assignment}});
-    if (!executable.ok()) return executable.status();
-    executables.emplace(program, *std::move(executable));
+    PJRTX_ASSIGN_OR_RETURN(client::Executable executable,
+                           client::Executable::Compile(
+                               client, text,
+                               {{"entry", program},
+                                {"num_replicas", parallel.num_replicas},
+                                {"num_partitions", parallel.num_partitions},
+                                {"device_assignment", assignment}}));
+    executables.emplace(program, std::move(executable));
   }
 
   // Every process's run, started before any is awaited: they meet.
@@ -65,12 +66,12 @@ absl::StatusOr<std::string> RunParallelCase(
     }
     std::vector<PJRTX_Buffer*> arguments;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      absl::StatusOr<client::Buffer> buffer =
+      PJRTX_ASSIGN_OR_RETURN(
+          client::Buffer buffer,
           client.BufferFromHost(inputs[i].bytes.data(), metadata.input_types[i],
-                                inputs[i].shape.dims, devices[p]);
-      if (!buffer.ok()) return buffer.status();
-      arguments.push_back(buffer->handle());
-      owned.push_back(*std::move(buffer));
+                                inputs[i].shape.dims, devices[p]));
+      arguments.push_back(buffer.handle());
+      owned.push_back(std::move(buffer));
     }
     outputs[p].resize(metadata.num_outputs);
     PJRTX_Buffer* const* argument_list = arguments.data();
@@ -108,15 +109,14 @@ absl::StatusOr<std::string> RunParallelCase(
     }
   }
   for (const client::EventFuture& event : done) {
-    absl::Status status = event.Await();
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(event.Await());
   }
   for (size_t c = 0; c < parallel.checks.size(); ++c) {
     std::vector<std::vector<uint8_t>> values;
     for (int index : parallel.checked_results[c]) {
-      absl::StatusOr<std::vector<uint8_t>> bytes = results[index].ToHostSync();
-      if (!bytes.ok()) return bytes.status();
-      values.push_back(*std::move(bytes));
+      PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                             results[index].ToHostSync());
+      values.push_back(std::move(bytes));
     }
     std::string mismatch = Compare(parallel.checks[c], values);
     if (!mismatch.empty()) return mismatch;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 
@@ -59,8 +60,7 @@ absl::StatusOr<EventFuture> Buffer::ToHost(void* dst, size_t dst_size) const {
   args.src = handle_;
   args.dst = dst;
   args.dst_size = dst_size;
-  absl::Status status = TakeStatus(api_, api_->Buffer_ToHostBuffer(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Buffer_ToHostBuffer(&args)));
   return EventFuture(api_, args.event);
 }
 
@@ -68,10 +68,8 @@ absl::StatusOr<std::vector<uint8_t>> Buffer::ToHostSync() const {
   std::vector<uint8_t> bytes(size_in_bytes());
   // A NULL destination would be a size query; there is nothing to copy.
   if (bytes.empty()) return bytes;
-  absl::StatusOr<EventFuture> done = ToHost(bytes.data(), bytes.size());
-  if (!done.ok()) return done.status();
-  absl::Status status = done->Await();
-  if (!status.ok()) return status;
+  PJRTX_ASSIGN_OR_RETURN(EventFuture done, ToHost(bytes.data(), bytes.size()));
+  PJRTX_RETURN_IF_ERROR(done.Await());
   return bytes;
 }
 
@@ -79,8 +77,7 @@ absl::StatusOr<Buffer> Buffer::CopyToDevice(const Device& device) const {
   PJRTX_CLIENT_ARGS(PJRTX_Buffer_CopyToDevice_Args, args);
   args.buffer = handle_;
   args.dst_device = device.handle();
-  absl::Status status = TakeStatus(api_, api_->Buffer_CopyToDevice(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Buffer_CopyToDevice(&args)));
   return Buffer(api_, args.dst_buffer);
 }
 

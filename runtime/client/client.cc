@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 namespace {
@@ -73,9 +74,8 @@ absl::StatusOr<std::vector<NamedValue>> Client::ParseOptions(
       options.push_back({name, text});
       continue;
     }
-    absl::StatusOr<Value> value = ParseTyped(name, text, *prototype);
-    if (!value.ok()) return value.status();
-    options.push_back({name, *std::move(value)});
+    PJRTX_ASSIGN_OR_RETURN(Value value, ParseTyped(name, text, *prototype));
+    options.push_back({name, std::move(value)});
   }
   return options;
 }
@@ -134,8 +134,7 @@ absl::StatusOr<Client> Client::Create(std::shared_ptr<PluginLibrary> library,
     args.kv_put_user_arg = callbacks.get();
   }
   const PJRTX_Api* api = library->api();
-  absl::Status status = TakeStatus(api, api->Client_Create(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Client_Create(&args)));
   return Client(std::move(library), args.client, std::move(callbacks));
 }
 
@@ -235,9 +234,8 @@ absl::StatusOr<Buffer> Client::BufferFromHost(const void* data,
   args.host_buffer_semantics =
       PJRTX_HostBufferSemantics_kImmutableOnlyDuringCall;
   args.device = device.handle();
-  absl::Status status =
-      TakeStatus(api(), api()->Client_BufferFromHostBuffer(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(
+      TakeStatus(api(), api()->Client_BufferFromHostBuffer(&args)));
   EventFuture done(api(), args.done_with_host_buffer);
   return Buffer(api(), args.buffer);
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 
@@ -16,8 +17,7 @@ absl::StatusOr<Communicator> Communicator::Create(
   args.device_ids = device_ids.data();
   args.num_devices = device_ids.size();
   args.timeout_in_ms = timeout_ms;
-  absl::Status status = TakeStatus(api, api->Client_CreateCommunicator(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Client_CreateCommunicator(&args)));
   return Communicator(
       api, args.communicator,
       std::vector<int64_t>(args.local_ranks,
@@ -70,8 +70,7 @@ absl::StatusOr<Communicator::Result> Communicator::Run(
   args.timeout_in_ms = options.timeout_ms;
   args.outputs = outputs.data();
   args.events = events.data();
-  absl::Status status = TakeStatus(api_, api_->Communicator_Collective(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Communicator_Collective(&args)));
   Result result;
   for (size_t i = 0; i < handles.size(); ++i) {
     result.outputs.emplace_back(api_, outputs[i]);

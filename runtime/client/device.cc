@@ -1,6 +1,7 @@
 #include "runtime/client/device.h"
 
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 
@@ -59,21 +60,18 @@ std::vector<NamedValue> Device::attributes() const {
 absl::StatusOr<std::vector<MemoryInfo>> Device::memories() const {
   PJRTX_CLIENT_ARGS(PJRTX_Device_AddressableMemories_Args, args);
   args.device = handle_;
-  absl::Status status =
-      TakeStatus(api_, api_->Device_AddressableMemories(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(
+      TakeStatus(api_, api_->Device_AddressableMemories(&args)));
   std::vector<MemoryInfo> result;
   for (size_t i = 0; i < args.num_memories; ++i) {
     MemoryInfo info;
     info.handle = args.memories[i];
     PJRTX_CLIENT_ARGS(PJRTX_Memory_Id_Args, id);
     id.memory = info.handle;
-    status = TakeStatus(api_, api_->Memory_Id(&id));
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Memory_Id(&id)));
     PJRTX_CLIENT_ARGS(PJRTX_Memory_Kind_Args, kind);
     kind.memory = info.handle;
-    status = TakeStatus(api_, api_->Memory_Kind(&kind));
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Memory_Kind(&kind)));
     info.id = id.id;
     info.kind.assign(kind.kind, kind.kind_size);
     result.push_back(std::move(info));
@@ -84,8 +82,7 @@ absl::StatusOr<std::vector<MemoryInfo>> Device::memories() const {
 absl::StatusOr<MemoryStats> Device::memory_stats() const {
   PJRTX_CLIENT_ARGS(PJRTX_Device_MemoryStats_Args, args);
   args.device = handle_;
-  absl::Status status = TakeStatus(api_, api_->Device_MemoryStats(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Device_MemoryStats(&args)));
   return MemoryStats{args.bytes_in_use, args.peak_bytes_in_use, args.num_allocs,
                      args.bytes_limit};
 }
@@ -93,8 +90,7 @@ absl::StatusOr<MemoryStats> Device::memory_stats() const {
 absl::StatusOr<TransferCounters> Device::transfer_counters() const {
   PJRTX_CLIENT_ARGS(PJRTX_Device_TransferCounters_Args, args);
   args.device = handle_;
-  absl::Status status = TakeStatus(api_, api_->Device_TransferCounters(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api_, api_->Device_TransferCounters(&args)));
   TransferCounters c;
   c.host_to_device_bytes = args.host_to_device_bytes;
   c.host_to_device_ops = args.host_to_device_ops;

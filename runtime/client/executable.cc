@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 
@@ -22,8 +23,7 @@ absl::StatusOr<Executable> Executable::Compile(
   args.program = &program;
   args.compile_options = c_options.data();
   args.num_compile_options = c_options.size();
-  absl::Status status = TakeStatus(api, api->Client_Compile(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Client_Compile(&args)));
   return Executable(api, args.executable);
 }
 
@@ -34,8 +34,7 @@ absl::StatusOr<Executable> Executable::Deserialize(const Client& client,
   args.client = client.handle();
   args.serialized_executable = bytes.data();
   args.serialized_executable_size = bytes.size();
-  absl::Status status = TakeStatus(api, api->Client_DeserializeAndLoad(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Client_DeserializeAndLoad(&args)));
   return Executable(api, args.executable);
 }
 
@@ -99,8 +98,8 @@ absl::StatusOr<Executable::Run> Executable::Execute(
   args.donate_arguments = donate_flags.get();
   args.output_lists = &out_list;
   args.device_complete_events = &done;
-  absl::Status status = TakeStatus(api_, api_->LoadedExecutable_Execute(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(
+      TakeStatus(api_, api_->LoadedExecutable_Execute(&args)));
   Run run;
   for (PJRTX_Buffer* b : outputs) run.outputs.emplace_back(api_, b);
   run.done = EventFuture(api_, done);
@@ -110,9 +109,8 @@ absl::StatusOr<Executable::Run> Executable::Execute(
 absl::StatusOr<std::string> Executable::Serialize() const {
   PJRTX_CLIENT_ARGS(PJRTX_LoadedExecutable_Serialize_Args, args);
   args.executable = handle_;
-  absl::Status status =
-      TakeStatus(api_, api_->LoadedExecutable_Serialize(&args));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(
+      TakeStatus(api_, api_->LoadedExecutable_Serialize(&args)));
   std::string bytes(args.serialized_bytes, args.serialized_bytes_size);
   args.serialized_executable_deleter(args.serialized_executable);
   return bytes;

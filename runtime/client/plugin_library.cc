@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 
@@ -44,20 +45,17 @@ absl::StatusOr<std::shared_ptr<PluginLibrary>> PluginLibrary::Load(
                      PJRTX_Api_STRUCT_SIZE_0_1, " bytes of API 0.1"));
   }
   PJRTX_CLIENT_ARGS(PJRTX_Plugin_Initialize_Args, init);
-  absl::Status initialized = TakeStatus(api, api->Plugin_Initialize(&init));
-  if (!initialized.ok()) return initialized;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Plugin_Initialize(&init)));
 
   std::shared_ptr<PluginLibrary> library(new PluginLibrary());
   library->api_ = api;
   library->path_ = path;
   PJRTX_CLIENT_ARGS(PJRTX_Plugin_Attributes_Args, attributes);
-  absl::Status status = TakeStatus(api, api->Plugin_Attributes(&attributes));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Plugin_Attributes(&attributes)));
   library->attributes_ =
       ReadNamedValues(attributes.attributes, attributes.num_attributes);
   PJRTX_CLIENT_ARGS(PJRTX_Plugin_OptionSchema_Args, schema);
-  status = TakeStatus(api, api->Plugin_OptionSchema(&schema));
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(TakeStatus(api, api->Plugin_OptionSchema(&schema)));
   library->option_defaults_ =
       ReadNamedValues(schema.options, schema.num_options);
   for (size_t i = 0; i < schema.num_options; ++i) {

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 
@@ -32,11 +33,10 @@ absl::Status AllToAll(Transport& transport, absl::Span<const uint8_t> send,
   for (int step = 1; step < size; ++step) {
     const int to = (rank + step) % size;
     const int from = (rank - step + size) % size;
-    absl::Status status =
+    PJRTX_RETURN_IF_ERROR(
         transport.SendRecv(to, send.subspan(to * block, block), from,
                            recv.subspan(from * block, block),
-                           MakeTag(communicator, sequence, step), deadline);
-    if (!status.ok()) return status;
+                           MakeTag(communicator, sequence, step), deadline));
   }
   return absl::OkStatus();
 }

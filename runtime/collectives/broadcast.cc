@@ -1,6 +1,7 @@
 #include "runtime/collectives/broadcast.h"
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 
@@ -23,18 +24,16 @@ absl::Status Broadcast(Transport& transport, int root, absl::Span<uint8_t> data,
   int mask = 1;
   while (mask < size) {
     if ((virtual_rank & mask) != 0) {
-      absl::Status status =
-          transport.Recv(real_rank(virtual_rank - mask), data, tag, deadline);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(
+          transport.Recv(real_rank(virtual_rank - mask), data, tag, deadline));
       break;
     }
     mask *= 2;
   }
   for (mask /= 2; mask > 0; mask /= 2) {
     if (virtual_rank + mask < size) {
-      absl::Status status =
-          transport.Send(real_rank(virtual_rank + mask), data, tag, deadline);
-      if (!status.ok()) return status;
+      PJRTX_RETURN_IF_ERROR(
+          transport.Send(real_rank(virtual_rank + mask), data, tag, deadline));
     }
   }
   return absl::OkStatus();

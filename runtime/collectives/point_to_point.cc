@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 namespace {
@@ -23,16 +24,14 @@ absl::Status CheckPeer(const Transport& transport, absl::string_view role,
 absl::Status SendTo(Transport& transport, int to,
                     absl::Span<const uint8_t> data, uint32_t communicator,
                     uint32_t sequence, Deadline deadline) {
-  absl::Status status = CheckPeer(transport, "destination", to);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckPeer(transport, "destination", to));
   return transport.Send(to, data, MakeTag(communicator, sequence, 0), deadline);
 }
 
 absl::Status RecvFrom(Transport& transport, int from, absl::Span<uint8_t> data,
                       uint32_t communicator, uint32_t sequence,
                       Deadline deadline) {
-  absl::Status status = CheckPeer(transport, "source", from);
-  if (!status.ok()) return status;
+  PJRTX_RETURN_IF_ERROR(CheckPeer(transport, "source", from));
   return transport.Recv(from, data, MakeTag(communicator, sequence, 0),
                         deadline);
 }

@@ -5,6 +5,8 @@
 #include <thread>
 #include <utility>
 
+#include "support/status_macros.h"
+
 namespace pjrtx::collectives {
 
 RateLimitedTransport::RateLimitedTransport(std::unique_ptr<Transport> link,
@@ -48,11 +50,10 @@ TransportFactory RateLimited(TransportFactory make, double bytes_per_second) {
   return [make = std::move(make), bytes_per_second](
              KeyValueStore& store, const std::string& key, int rank, int size,
              int64_t timeout_ms) -> absl::StatusOr<std::unique_ptr<Transport>> {
-    absl::StatusOr<std::unique_ptr<Transport>> link =
-        make(store, key, rank, size, timeout_ms);
-    if (!link.ok()) return link.status();
+    PJRTX_ASSIGN_OR_RETURN(std::unique_ptr<Transport> link,
+                           make(store, key, rank, size, timeout_ms));
     return std::unique_ptr<Transport>(
-        new RateLimitedTransport(*std::move(link), bytes_per_second));
+        new RateLimitedTransport(std::move(link), bytes_per_second));
   };
 }
 

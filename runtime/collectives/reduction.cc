@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/element_type.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 namespace {
@@ -183,22 +184,20 @@ absl::StatusOr<ReductionLayout> ReductionLayoutOf(PJRTX_Buffer_Type type,
         single ? PJRTX_Buffer_Type_F32 : PJRTX_Buffer_Type_F64, 2,
         single ? size_t{8} : size_t{16}};
   }
-  absl::StatusOr<size_t> size = ReducibleElementSize(type);
-  if (!size.ok()) return size.status();
-  return ReductionLayout{type, 1, *size};
+  PJRTX_ASSIGN_OR_RETURN(size_t size, ReducibleElementSize(type));
+  return ReductionLayout{type, 1, size};
 }
 
 absl::Status Reduce(ReduceOp op, PJRTX_Buffer_Type type, void* out,
                     const void* a, const void* b, size_t count) {
-  absl::StatusOr<size_t> element_size = ReducibleElementSize(type);
-  if (!element_size.ok()) return element_size.status();
+  PJRTX_ASSIGN_OR_RETURN(size_t element_size, ReducibleElementSize(type));
   if (count == 0) return absl::OkStatus();
   if (out == nullptr || a == nullptr || b == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("reduction of ", count,
                      " elements was given a null buffer; expected three "
                      "buffers of ",
-                     count * *element_size, " bytes"));
+                     count * element_size, " bytes"));
   }
   auto* o = static_cast<uint8_t*>(out);
   auto* x = static_cast<const uint8_t*>(a);

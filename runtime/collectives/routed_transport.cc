@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 
@@ -35,12 +36,10 @@ absl::Status RoutedTransport::SendRecv(int to, absl::Span<const uint8_t> send,
   }
   // One peer of each kind.
   if (local_to) {
-    absl::Status sent = local_->Send(to, send, tag, deadline);
-    if (!sent.ok()) return sent;
+    PJRTX_RETURN_IF_ERROR(local_->Send(to, send, tag, deadline));
     return remote_->Recv(from, recv, tag, deadline);
   }
-  absl::Status sent = remote_->Send(to, send, tag, deadline);
-  if (!sent.ok()) return sent;
+  PJRTX_RETURN_IF_ERROR(remote_->Send(to, send, tag, deadline));
   return local_->Recv(from, recv, tag, deadline);
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -171,8 +172,7 @@ absl::Status FramedSocket::WriteMessage(const std::vector<std::string>& fields,
     if (n > 0) {
       sent += static_cast<size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      absl::Status ready = WaitFor(POLLOUT, deadline);
-      if (!ready.ok()) return ready;
+      PJRTX_RETURN_IF_ERROR(WaitFor(POLLOUT, deadline));
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else {
@@ -192,8 +192,7 @@ absl::Status FramedSocket::ReadExactly(char* data, size_t size,
     } else if (n == 0) {
       return absl::UnavailableError("connection closed by peer");
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      absl::Status ready = WaitFor(POLLIN, deadline);
-      if (!ready.ok()) return ready;
+      PJRTX_RETURN_IF_ERROR(WaitFor(POLLIN, deadline));
     } else if (errno != EINTR) {
       return ErrnoStatus("recv", errno);
     }

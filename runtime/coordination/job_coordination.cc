@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 
@@ -23,10 +24,8 @@ absl::StatusOr<JobCoordination> JoinJob(LaunchEnvironment environment,
     }
     job.server = *std::move(server);
   }
-  absl::StatusOr<std::unique_ptr<TcpKeyValueStore>> store =
-      TcpKeyValueStore::Connect(address, timeout_ms);
-  if (!store.ok()) return store.status();
-  job.store = *std::move(store);
+  PJRTX_ASSIGN_OR_RETURN(job.store,
+                         TcpKeyValueStore::Connect(address, timeout_ms));
   return job;
 }
 

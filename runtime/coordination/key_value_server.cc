@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/coordination/host_port.h"
 #include "runtime/coordination/key_value_protocol.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -83,21 +84,19 @@ int BoundPort(int fd) {
 
 absl::StatusOr<std::unique_ptr<KeyValueServer>> KeyValueServer::Start(
     absl::string_view bind_address) {
-  absl::StatusOr<HostPort> host_port = ParseHostPort(bind_address);
-  if (!host_port.ok()) return host_port.status();
-  absl::StatusOr<int> listen_fd = Listen(*host_port, bind_address);
-  if (!listen_fd.ok()) return listen_fd.status();
+  PJRTX_ASSIGN_OR_RETURN(HostPort host_port, ParseHostPort(bind_address));
+  PJRTX_ASSIGN_OR_RETURN(int listen_fd, Listen(host_port, bind_address));
   int wake[2];
   if (pipe2(wake, O_CLOEXEC) != 0) {
     int err = errno;
-    close(*listen_fd);
+    close(listen_fd);
     return absl::UnavailableError(
         absl::StrCat("pipe2 failed: ", std::strerror(err)));
   }
-  HostPort bound = *host_port;
-  bound.port = BoundPort(*listen_fd);
+  HostPort bound = host_port;
+  bound.port = BoundPort(listen_fd);
   return std::unique_ptr<KeyValueServer>(
-      new KeyValueServer(*listen_fd, wake[0], wake[1], FormatHostPort(bound)));
+      new KeyValueServer(listen_fd, wake[0], wake[1], FormatHostPort(bound)));
 }
 
 KeyValueServer::KeyValueServer(int listen_fd, int wake_read_fd,

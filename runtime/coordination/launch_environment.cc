@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/coordination/host_port.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -52,13 +53,11 @@ absl::Status ReadLayout(const GetEnv& getenv_fn, const char* count_name,
     return Missing(count_name, absl::StrCat("when ", id_name, " is set (",
                                             launcher, " launch)"));
   }
-  absl::StatusOr<int> num = ReadCount(count_name, *count);
-  if (!num.ok()) return num.status();
-  absl::StatusOr<int> id =
-      ReadId(id_name, *getenv_fn(id_name), count_name, *num);
-  if (!id.ok()) return id.status();
-  env.num_processes = *num;
-  env.process_id = *id;
+  PJRTX_ASSIGN_OR_RETURN(int num, ReadCount(count_name, *count));
+  PJRTX_ASSIGN_OR_RETURN(int id,
+                         ReadId(id_name, *getenv_fn(id_name), count_name, num));
+  env.num_processes = num;
+  env.process_id = id;
   return absl::OkStatus();
 }
 
@@ -156,53 +155,45 @@ absl::StatusOr<LaunchEnvironment> DetectLaunchEnvironment(
   LaunchEnvironment env;
   if (getenv_fn("PJRTX_PROCESS_ID").has_value()) {
     env.launcher = "pjrtx";
-    absl::Status layout = ReadLayout(getenv_fn, "PJRTX_NUM_PROCESSES",
-                                     "PJRTX_PROCESS_ID", "pjrtx", env);
-    if (!layout.ok()) return layout;
-    absl::StatusOr<std::string> coordinator = Coordinator(getenv_fn, "");
-    if (!coordinator.ok()) return coordinator.status();
-    if (coordinator->empty() && env.num_processes > 1) {
+    PJRTX_RETURN_IF_ERROR(ReadLayout(getenv_fn, "PJRTX_NUM_PROCESSES",
+                                     "PJRTX_PROCESS_ID", "pjrtx", env));
+    PJRTX_ASSIGN_OR_RETURN(std::string coordinator, Coordinator(getenv_fn, ""));
+    if (coordinator.empty() && env.num_processes > 1) {
       return Missing("PJRTX_COORDINATOR",
                      "when PJRTX_NUM_PROCESSES is greater than 1");
     }
-    env.coordinator = *coordinator;
+    env.coordinator = coordinator;
     return env;
   }
   if (getenv_fn("OMPI_COMM_WORLD_RANK").has_value()) {
     env.launcher = "openmpi";
-    absl::Status layout = ReadLayout(getenv_fn, "OMPI_COMM_WORLD_SIZE",
-                                     "OMPI_COMM_WORLD_RANK", "OpenMPI", env);
-    if (!layout.ok()) return layout;
-    absl::StatusOr<std::string> coordinator = Coordinator(
-        getenv_fn, FormatHostPort({"127.0.0.1", kDefaultCoordinatorPort}));
-    if (!coordinator.ok()) return coordinator.status();
-    env.coordinator = *coordinator;
+    PJRTX_RETURN_IF_ERROR(ReadLayout(getenv_fn, "OMPI_COMM_WORLD_SIZE",
+                                     "OMPI_COMM_WORLD_RANK", "OpenMPI", env));
+    PJRTX_ASSIGN_OR_RETURN(
+        env.coordinator,
+        Coordinator(getenv_fn,
+                    FormatHostPort({"127.0.0.1", kDefaultCoordinatorPort})));
     return env;
   }
   if (getenv_fn("SLURM_PROCID").has_value()) {
     env.launcher = "slurm";
-    absl::Status layout =
-        ReadLayout(getenv_fn, "SLURM_NTASKS", "SLURM_PROCID", "Slurm", env);
-    if (!layout.ok()) return layout;
-    absl::StatusOr<std::string> coordinator = SlurmCoordinator(getenv_fn);
-    if (!coordinator.ok()) return coordinator.status();
-    env.coordinator = *coordinator;
+    PJRTX_RETURN_IF_ERROR(
+        ReadLayout(getenv_fn, "SLURM_NTASKS", "SLURM_PROCID", "Slurm", env));
+    PJRTX_ASSIGN_OR_RETURN(env.coordinator, SlurmCoordinator(getenv_fn));
     return env;
   }
   if (getenv_fn("JOB_COMPLETION_INDEX").has_value()) {
     env.launcher = "kubernetes";
-    absl::Status layout =
-        ReadLayout(getenv_fn, "PJRTX_NUM_PROCESSES", "JOB_COMPLETION_INDEX",
-                   "Kubernetes indexed Job", env);
-    if (!layout.ok()) return layout;
-    absl::StatusOr<std::string> coordinator = Coordinator(getenv_fn, "");
-    if (!coordinator.ok()) return coordinator.status();
-    if (coordinator->empty()) {
+    PJRTX_RETURN_IF_ERROR(ReadLayout(getenv_fn, "PJRTX_NUM_PROCESSES",
+                                     "JOB_COMPLETION_INDEX",
+                                     "Kubernetes indexed Job", env));
+    PJRTX_ASSIGN_OR_RETURN(std::string coordinator, Coordinator(getenv_fn, ""));
+    if (coordinator.empty()) {
       return Missing("PJRTX_COORDINATOR",
                      "for a Kubernetes indexed Job, e.g. "
                      "<job>-0.<service>:47100");
     }
-    env.coordinator = *coordinator;
+    env.coordinator = coordinator;
     return env;
   }
   if (std::optional<std::string> num = getenv_fn("PJRTX_NUM_PROCESSES")) {
@@ -211,9 +202,7 @@ absl::StatusOr<LaunchEnvironment> DetectLaunchEnvironment(
                                 "') outside a known launcher"));
   }
   env.launcher = "single";
-  absl::StatusOr<std::string> coordinator = Coordinator(getenv_fn, "");
-  if (!coordinator.ok()) return coordinator.status();
-  env.coordinator = *coordinator;
+  PJRTX_ASSIGN_OR_RETURN(env.coordinator, Coordinator(getenv_fn, ""));
   return env;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/coordination/key_value_protocol.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -31,9 +32,8 @@ absl::Status NegativeTimeout(int64_t timeout_ms) {
 
 absl::StatusOr<std::unique_ptr<TcpKeyValueStore>> TcpKeyValueStore::Connect(
     absl::string_view address, int64_t timeout_ms) {
-  absl::StatusOr<HostPort> host_port = ParseHostPort(address);
-  if (!host_port.ok()) return host_port.status();
-  if (host_port->port == 0) {
+  PJRTX_ASSIGN_OR_RETURN(HostPort host_port, ParseHostPort(address));
+  if (host_port.port == 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("address '", address,
                      "' has port 0; expected host:port with a port in "
@@ -44,10 +44,10 @@ absl::StatusOr<std::unique_ptr<TcpKeyValueStore>> TcpKeyValueStore::Connect(
   absl::Status last;
   while (true) {
     absl::StatusOr<FramedSocket> socket =
-        FramedSocket::Dial(*host_port, deadline);
+        FramedSocket::Dial(host_port, deadline);
     if (socket.ok()) {
       return std::unique_ptr<TcpKeyValueStore>(new TcpKeyValueStore(
-          std::string(address), *std::move(host_port), *std::move(socket)));
+          std::string(address), std::move(host_port), *std::move(socket)));
     }
     last = socket.status();
     if (Clock::now() + kRetryInterval >= deadline) break;

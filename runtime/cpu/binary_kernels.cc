@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/kernels.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -295,7 +296,7 @@ absl::StatusOr<Literal> Binary(BinaryOp op, const Literal& lhs,
                      " -> ", result.ToString(), " do not match"));
   }
   Literal out(result);
-  absl::Status status = DispatchElementType(lhs.type(), [&](auto traits) {
+  PJRTX_RETURN_IF_ERROR(DispatchElementType(lhs.type(), [&](auto traits) {
     using Traits = decltype(traits);
     if constexpr (kIsFloatTraits<Traits>) {
       return FloatBinary<Traits>(op, lhs, rhs, out);
@@ -304,8 +305,7 @@ absl::StatusOr<Literal> Binary(BinaryOp op, const Literal& lhs,
     } else {
       return PredBinary(op, lhs, rhs, out);
     }
-  });
-  if (!status.ok()) return status;
+  }));
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/fused_f32.h"
 #include "runtime/cpu/kernels.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -96,9 +97,9 @@ absl::Status RunFusedElementwise(const ir::FusedBody& body,
                         const_cast<uint8_t*>(source.data()) + offset * element);
     }
     for (size_t s = 0; s < body.steps.size(); ++s) {
-      absl::StatusOr<Literal> value = RunStep(body.steps[s], regs, length);
-      if (!value.ok()) return value.status();
-      regs[body.num_inputs + s] = *std::move(value);
+      PJRTX_ASSIGN_OR_RETURN(Literal value,
+                             RunStep(body.steps[s], regs, length));
+      regs[body.num_inputs + s] = std::move(value);
     }
     for (size_t o = 0; o < outputs.size(); ++o) {
       const Literal& value = regs[body.outputs[o]];

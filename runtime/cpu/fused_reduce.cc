@@ -6,6 +6,7 @@
 
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/simple_reduce.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 
@@ -43,14 +44,13 @@ absl::StatusOr<Literal> RunFusedReduce(const ir::Instruction& inst,
     if (out) return *std::move(out);
   }
   Literal input = Literal::ForOverwrite(shape);
-  absl::Status status =
-      RunFusedElementwise(a.fused, inputs, absl::MakeSpan(&input, 1));
-  if (!status.ok()) return status;
-  absl::StatusOr<std::vector<Literal>> out =
+  PJRTX_RETURN_IF_ERROR(
+      RunFusedElementwise(a.fused, inputs, absl::MakeSpan(&input, 1)));
+  PJRTX_ASSIGN_OR_RETURN(
+      std::vector<Literal> out,
       Reduce(absl::MakeConstSpan(&input, 1), absl::MakeConstSpan(&init, 1),
-             a.dims, region, {result});
-  if (!out.ok()) return out.status();
-  return std::move((*out)[0]);
+             a.dims, region, {result}));
+  return std::move(out[0]);
 }
 
 }  // namespace pjrtx::cpu

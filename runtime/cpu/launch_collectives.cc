@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/core/base/trace_recorder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -60,8 +61,7 @@ std::string LaunchCollectives::LaunchKey(const std::string& key) const {
 
 absl::StatusOr<std::unique_ptr<PendingExchange>> LaunchCollectives::Begin(
     LaunchRendezvous::Exchange exchange, const char* kind) {
-  absl::Status started = launch_.rendezvous->Start(exchange);
-  if (!started.ok()) return started;
+  PJRTX_RETURN_IF_ERROR(launch_.rendezvous->Start(exchange));
   return std::make_unique<RendezvousExchange>(
       *launch_.rendezvous, std::move(exchange), run_.global_id, kind);
 }

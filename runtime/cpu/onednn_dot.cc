@@ -18,6 +18,7 @@
 #include "absl/types/span.h"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "runtime/cpu/index_util.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -278,14 +279,14 @@ absl::StatusOr<std::unique_ptr<OneDnnDot>> OneDnnDot::Create(
       plan->scratchpad_desc = pd.scratchpad_desc();
       plan->implementation = pd.impl_info_str();
     };
-    absl::StatusOr<OperandPlan> lhs_plan =
-        PlanOperand(lhs, lhs_groups, *input_type, batched, false);
-    if (!lhs_plan.ok()) return lhs_plan.status();
-    absl::StatusOr<OperandPlan> rhs_plan =
-        PlanOperand(rhs, rhs_groups, *input_type, batched, false);
-    if (!rhs_plan.ok()) return rhs_plan.status();
-    plan->lhs = *std::move(lhs_plan);
-    plan->rhs = *std::move(rhs_plan);
+    PJRTX_ASSIGN_OR_RETURN(
+        OperandPlan lhs_plan,
+        PlanOperand(lhs, lhs_groups, *input_type, batched, false));
+    PJRTX_ASSIGN_OR_RETURN(
+        OperandPlan rhs_plan,
+        PlanOperand(rhs, rhs_groups, *input_type, batched, false));
+    plan->lhs = std::move(lhs_plan);
+    plan->rhs = std::move(rhs_plan);
     plan->result_desc = MatrixDesc(result_sizes, PlainStrides(result_sizes),
                                    *ToDnnl(result.type), batched);
     make_matmul();
@@ -297,10 +298,8 @@ absl::StatusOr<std::unique_ptr<OneDnnDot>> OneDnnDot::Create(
            {std::tuple{&plan->lhs, &lhs, &lhs_groups},
             std::tuple{&plan->rhs, &rhs, &rhs_groups}}) {
         if (operand->copies || operand->in_place_plain) continue;
-        absl::StatusOr<OperandPlan> copied =
-            PlanOperand(*shape, *groups, *input_type, batched, true);
-        if (!copied.ok()) return copied.status();
-        *operand = *std::move(copied);
+        PJRTX_ASSIGN_OR_RETURN(
+            *operand, PlanOperand(*shape, *groups, *input_type, batched, true));
         replanned = true;
       }
       if (replanned) make_matmul();

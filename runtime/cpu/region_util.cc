@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 
@@ -16,15 +17,14 @@ Literal ScalarAt(const Literal& literal, int64_t i) {
 absl::StatusOr<std::vector<Literal>> CallRegion(
     const RegionFn& region, absl::Span<const Literal> args,
     absl::Span<const ElementType> result_types) {
-  absl::StatusOr<std::vector<Literal>> results = region(args);
-  if (!results.ok()) return results.status();
-  if (results->size() != result_types.size()) {
-    return absl::InternalError(absl::StrCat("region returned ", results->size(),
+  PJRTX_ASSIGN_OR_RETURN(std::vector<Literal> results, region(args));
+  if (results.size() != result_types.size()) {
+    return absl::InternalError(absl::StrCat("region returned ", results.size(),
                                             " values, ", result_types.size(),
                                             " expected"));
   }
   for (size_t i = 0; i < result_types.size(); ++i) {
-    const Literal& result = (*results)[i];
+    const Literal& result = results[i];
     if (result.type() != result_types[i] || result.num_elements() != 1) {
       return absl::InternalError(absl::StrCat(
           "region result ", i, " is ", result.shape().ToString(), ", tensor<",
@@ -36,10 +36,9 @@ absl::StatusOr<std::vector<Literal>> CallRegion(
 
 absl::StatusOr<bool> CallPredicate(const RegionFn& region,
                                    absl::Span<const Literal> args) {
-  absl::StatusOr<std::vector<Literal>> results =
-      CallRegion(region, args, {ElementType::kPred});
-  if (!results.ok()) return results.status();
-  return (*results)[0].GetInt(0) != 0;
+  PJRTX_ASSIGN_OR_RETURN(std::vector<Literal> results,
+                         CallRegion(region, args, {ElementType::kPred}));
+  return results[0].GetInt(0) != 0;
 }
 
 }  // namespace pjrtx::cpu

@@ -11,6 +11,7 @@
 #include "runtime/cpu/kernels.h"
 #include "runtime/cpu/special_functions.h"
 #include "runtime/cpu/vector_math.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -282,7 +283,7 @@ absl::StatusOr<Literal> Unary(UnaryOp op, const Literal& x,
         " does not match operand ", x.shape().ToString()));
   }
   Literal out(result);
-  absl::Status status = DispatchElementType(x.type(), [&](auto traits) {
+  PJRTX_RETURN_IF_ERROR(DispatchElementType(x.type(), [&](auto traits) {
     using Traits = decltype(traits);
     if constexpr (kIsFloatTraits<Traits>) {
       return FloatUnary<Traits>(op, x, out);
@@ -291,8 +292,7 @@ absl::StatusOr<Literal> Unary(UnaryOp op, const Literal& x,
     } else {
       return PredUnary(op, x, out);
     }
-  });
-  if (!status.ok()) return status;
+  }));
   return out;
 }
 

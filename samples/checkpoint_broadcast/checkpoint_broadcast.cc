@@ -45,6 +45,7 @@
 #include "samples/common/job_flags.h"
 #include "samples/common/must.h"
 #include "samples/common/slice_job.h"
+#include "support/status_macros.h"
 
 namespace {
 
@@ -124,13 +125,12 @@ std::vector<TensorEntry> Layout(const Options& o) {
 absl::Status WriteCheckpoint(const Options& o, const std::string& path) {
   std::vector<TensorEntry> tensors = Layout(o);
   Header layout;
-  absl::StatusOr<std::string> header =
-      checkpoint::EncodeHeader(tensors, &layout);
-  if (!header.ok()) return header.status();
+  PJRTX_ASSIGN_OR_RETURN(std::string header,
+                         checkpoint::EncodeHeader(tensors, &layout));
   const std::string temporary = absl::StrCat(path, ".tmp", getpid());
   std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
   if (!file) return absl::UnavailableError("cannot create " + temporary);
-  file.write(header->data(), static_cast<std::streamsize>(header->size()));
+  file.write(header.data(), static_cast<std::streamsize>(header.size()));
   std::vector<float> values(o.rows * o.cols);
   for (size_t t = 0; t < tensors.size(); ++t) {
     file.seekp(static_cast<std::streamoff>(tensors[t].offset));
@@ -193,16 +193,15 @@ absl::StatusOr<std::vector<std::vector<Buffer>>> ReadAndUpload(
   for (size_t t = 0; t < header.tensors.size(); ++t) {
     const TensorEntry& entry = header.tensors[t];
     data.resize(entry.bytes);
-    absl::Status read = storage.Read(entry.offset, absl::MakeSpan(data));
-    if (!read.ok()) return read;
+    PJRTX_RETURN_IF_ERROR(storage.Read(entry.offset, absl::MakeSpan(data)));
     const int64_t rows = entry.dims[0] / c;
     const size_t shard_bytes = entry.bytes / c;
     for (int64_t j = 0; j < c; ++j) {
-      absl::StatusOr<Buffer> buffer = slice.client->BufferFromHost(
-          data.data() + j * shard_bytes, entry.type, {rows, entry.dims[1]},
-          slice.chips[j]);
-      if (!buffer.ok()) return buffer.status();
-      buffers[t].push_back(*std::move(buffer));
+      PJRTX_ASSIGN_OR_RETURN(Buffer buffer,
+                             slice.client->BufferFromHost(
+                                 data.data() + j * shard_bytes, entry.type,
+                                 {rows, entry.dims[1]}, slice.chips[j]));
+      buffers[t].push_back(std::move(buffer));
     }
     if (uploaded) uploaded(t, buffers[t]);
   }
@@ -217,9 +216,9 @@ absl::Status Verify(const Header& header,
     const int64_t shard_values =
         header.tensors[t].dims[0] * header.tensors[t].dims[1] / c;
     for (int64_t j = 0; j < c; ++j) {
-      absl::StatusOr<std::vector<uint8_t>> bytes = buffers[t][j].ToHostSync();
-      if (!bytes.ok()) return bytes.status();
-      const float* values = reinterpret_cast<const float*>(bytes->data());
+      PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes,
+                             buffers[t][j].ToHostSync());
+      const float* values = reinterpret_cast<const float*>(bytes.data());
       for (int64_t i = 0; i < shard_values; ++i) {
         const float want =
             Expected(static_cast<int64_t>(t), j * shard_values + i);

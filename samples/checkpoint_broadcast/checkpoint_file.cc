@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace checkpoint {
 namespace {
@@ -96,12 +97,11 @@ absl::StatusOr<std::string> EncodeHeader(std::vector<TensorEntry>& tensors,
   }
   uint64_t offset = AlignUp(header_bytes);
   for (TensorEntry& t : tensors) {
-    absl::StatusOr<uint64_t> element = ElementBytes(t.type);
-    if (!element.ok()) return element.status();
+    PJRTX_ASSIGN_OR_RETURN(uint64_t element, ElementBytes(t.type));
     uint64_t count = 1;
     for (int64_t d : t.dims) count *= static_cast<uint64_t>(d);
     t.offset = offset;
-    t.bytes = count * *element;
+    t.bytes = count * element;
     offset = AlignUp(offset + t.bytes);
   }
   std::string out(kMagic, sizeof(kMagic));

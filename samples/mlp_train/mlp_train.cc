@@ -52,6 +52,7 @@
 #include "runtime/client/device.h"
 #include "runtime/client/event_future.h"
 #include "runtime/client/executable.h"
+#include "support/status_macros.h"
 
 namespace {
 
@@ -143,10 +144,9 @@ absl::StatusOr<Executable> CompileFile(const Client& client,
                                        const Options& options,
                                        const std::string& name) {
   const std::string path = absl::StrCat(options.mlir_dir, "/", name);
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
+  PJRTX_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   absl::StatusOr<Executable> executable =
-      Executable::Compile(client, RewriteBatch(*text, options.batch));
+      Executable::Compile(client, RewriteBatch(text, options.batch));
   if (!executable.ok()) {
     return absl::Status(
         executable.status().code(),
@@ -231,19 +231,17 @@ absl::StatusOr<std::vector<Buffer>> UploadParams(const Client& client,
                                       &params.b2};
   std::vector<Buffer> buffers;
   for (int i = 0; i < 4; ++i) {
-    absl::StatusOr<Buffer> buffer =
-        Upload(client, device, host[i]->data(), ParamDims()[i]);
-    if (!buffer.ok()) return buffer.status();
-    buffers.push_back(*std::move(buffer));
+    PJRTX_ASSIGN_OR_RETURN(
+        Buffer buffer, Upload(client, device, host[i]->data(), ParamDims()[i]));
+    buffers.push_back(std::move(buffer));
   }
   return buffers;
 }
 
 absl::StatusOr<std::vector<float>> ToHostFloats(const Buffer& buffer) {
-  absl::StatusOr<std::vector<uint8_t>> bytes = buffer.ToHostSync();
-  if (!bytes.ok()) return bytes.status();
-  std::vector<float> values(bytes->size() / sizeof(float));
-  std::memcpy(values.data(), bytes->data(), bytes->size());
+  PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, buffer.ToHostSync());
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), bytes.size());
   return values;
 }
 
@@ -260,12 +258,12 @@ absl::StatusOr<Batch> UploadBatch(const Client& client, const Device& device,
                                   const Dataset& data, int64_t batch,
                                   int64_t index) {
   const int64_t first = (index % kBatchesInDataset) * batch;
-  absl::StatusOr<Buffer> x =
-      Upload(client, device, &data.x[first * kFeatures], {batch, kFeatures});
-  if (!x.ok()) return x.status();
-  absl::StatusOr<Buffer> y = Upload(client, device, &data.y[first], {batch, 1});
-  if (!y.ok()) return y.status();
-  return Batch{*std::move(x), *std::move(y)};
+  PJRTX_ASSIGN_OR_RETURN(
+      Buffer x,
+      Upload(client, device, &data.x[first * kFeatures], {batch, kFeatures}));
+  PJRTX_ASSIGN_OR_RETURN(Buffer y,
+                         Upload(client, device, &data.y[first], {batch, 1}));
+  return Batch{std::move(x), std::move(y)};
 }
 
 // Runs forward.mlir; outputs are (loss, h, r).
@@ -320,13 +318,11 @@ int CheckGradients(const Client& client, const Device& device,
   }
   // The loss of the current host parameters, via a fresh upload.
   auto loss_at = [&]() -> absl::StatusOr<float> {
-    auto perturbed = UploadParams(client, device, host);
-    if (!perturbed.ok()) return perturbed.status();
-    auto run = Forward(programs, device, *batch, *perturbed);
-    if (!run.ok()) return run.status();
-    auto loss = ToHostFloats(run->outputs[0]);
-    if (!loss.ok()) return loss.status();
-    return (*loss)[0];
+    PJRTX_ASSIGN_OR_RETURN(auto perturbed, UploadParams(client, device, host));
+    PJRTX_ASSIGN_OR_RETURN(auto run,
+                           Forward(programs, device, *batch, perturbed));
+    PJRTX_ASSIGN_OR_RETURN(auto loss, ToHostFloats(run.outputs[0]));
+    return loss[0];
   };
   const char* names[] = {"W1", "b1", "W2", "b2"};
   std::vector<float>* values[] = {&host.w1, &host.b1, &host.w2, &host.b2};

@@ -62,6 +62,7 @@
 #include "runtime/collectives/ucx/ucx_transport.h"
 #include "runtime/coordination/key_value_server.h"
 #include "runtime/coordination/tcp_key_value_store.h"
+#include "support/status_macros.h"
 #include "tests/bench/communicator_rank.h"
 #include "tests/bench/ratio_benchmark.h"
 
@@ -558,12 +559,11 @@ absl::Status Execute(Transport& transport, const Command& command,
   switch (static_cast<Op>(command.op)) {
     case Op::kStream:
       for (uint64_t i = 0; i < command.iterations; ++i) {
-        absl::Status s =
+        PJRTX_RETURN_IF_ERROR(
             leader ? transport.Send(peer, Bytes(data, bytes), DataTag(),
                                     DeadlineIn(kOpTimeoutS))
                    : transport.Recv(peer, MutableBytes(data, bytes), DataTag(),
-                                    DeadlineIn(kOpTimeoutS));
-        if (!s.ok()) return s;
+                                    DeadlineIn(kOpTimeoutS)));
       }
       return leader ? transport.Recv(peer, MutableBytes(&ack, 8), AckTag(),
                                      DeadlineIn(kOpTimeoutS))
@@ -573,19 +573,17 @@ absl::Status Execute(Transport& transport, const Command& command,
       for (uint64_t i = 0; i < command.iterations; ++i) {
         const auto start = Clock::now();
         const Deadline deadline = DeadlineIn(kOpTimeoutS);
-        absl::Status s;
         if (leader) {
-          s = transport.Send(peer, Bytes(data, bytes), DataTag(), deadline);
-          if (s.ok())
-            s = transport.Recv(peer, MutableBytes(data, bytes), DataTag(),
-                               deadline);
+          PJRTX_RETURN_IF_ERROR(
+              transport.Send(peer, Bytes(data, bytes), DataTag(), deadline));
+          PJRTX_RETURN_IF_ERROR(transport.Recv(peer, MutableBytes(data, bytes),
+                                               DataTag(), deadline));
         } else {
-          s = transport.Recv(peer, MutableBytes(data, bytes), DataTag(),
-                             deadline);
-          if (s.ok())
-            s = transport.Send(peer, Bytes(data, bytes), DataTag(), deadline);
+          PJRTX_RETURN_IF_ERROR(transport.Recv(peer, MutableBytes(data, bytes),
+                                               DataTag(), deadline));
+          PJRTX_RETURN_IF_ERROR(
+              transport.Send(peer, Bytes(data, bytes), DataTag(), deadline));
         }
-        if (!s.ok()) return s;
         if (times != nullptr) times->push_back(Seconds(start));
       }
       return absl::OkStatus();
@@ -599,12 +597,11 @@ absl::Status Execute(Transport& transport, const Command& command,
       const uint64_t iterations = check ? 1 : command.iterations;
       for (uint64_t i = 0; i < iterations; ++i) {
         const auto start = Clock::now();
-        absl::Status s =
+        PJRTX_RETURN_IF_ERROR(
             algorithm.fn(transport, ReduceOp::kSum, PJRTX_Buffer_Type_F32,
                          buffer.data(), bytes / 4, kDataCommunicator,
                          static_cast<uint32_t>(command.sequence + i),
-                         DeadlineIn(kOpTimeoutS));
-        if (!s.ok()) return s;
+                         DeadlineIn(kOpTimeoutS)));
         if (times != nullptr) times->push_back(Seconds(start));
       }
       if (!check) return absl::OkStatus();
@@ -612,9 +609,8 @@ absl::Status Execute(Transport& transport, const Command& command,
       for (size_t i = 0; i < bytes / 4; ++i) right &= buffer[i] == 3.0f;
       std::fill(buffer.begin(), buffer.begin() + bytes / 4, 0.0f);
       if (leader) {
-        absl::Status s = transport.Recv(peer, MutableBytes(&ack, 8), AckTag(),
-                                        DeadlineIn(kOpTimeoutS));
-        if (!s.ok()) return s;
+        PJRTX_RETURN_IF_ERROR(transport.Recv(
+            peer, MutableBytes(&ack, 8), AckTag(), DeadlineIn(kOpTimeoutS)));
         if (right != 1 || ack != 1)
           return absl::InternalError(absl::StrCat(
               algorithm.name, " all-reduce of ", bytes,

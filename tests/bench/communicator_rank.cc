@@ -21,6 +21,7 @@
 #include "runtime/client/plugin_library.h"
 #include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/tcp_key_value_store.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::bench {
 namespace {
@@ -56,15 +57,14 @@ class Rank {
 
   // Seconds of each all-reduce, issue to completion.
   absl::StatusOr<std::vector<double>> AllReduce(int64_t bytes, int iterations) {
-    absl::StatusOr<Buffer> input = Input(bytes);
-    if (!input.ok()) return input.status();
+    PJRTX_ASSIGN_OR_RETURN(Buffer input, Input(bytes));
     std::vector<double> times;
     for (int i = 0; i < iterations; ++i) {
       const Clock::time_point start = Clock::now();
-      absl::StatusOr<Communicator::Result> result =
-          communicator_.AllReduce({&*input}, PJRTX_ReduceOp_SUM);
-      if (!result.ok()) return result.status();
-      if (absl::Status s = result->done[0].Await(); !s.ok()) return s;
+      PJRTX_ASSIGN_OR_RETURN(
+          Communicator::Result result,
+          communicator_.AllReduce({&input}, PJRTX_ReduceOp_SUM));
+      if (absl::Status s = result.done[0].Await(); !s.ok()) return s;
       times.push_back(Seconds(start));
     }
     return times;
@@ -74,17 +74,16 @@ class Rank {
   // all-reduce then tells rank 0 that rank 1 has them all. Seconds per
   // message.
   absl::StatusOr<double> Stream(int64_t bytes, int iterations, int window) {
-    absl::StatusOr<Buffer> input = Input(bytes);
-    if (!input.ok()) return input.status();
+    PJRTX_ASSIGN_OR_RETURN(Buffer input, Input(bytes));
     const std::vector<int64_t> send_to = {rank_ == 0 ? 1 : -1};
     const std::vector<int64_t> recv_from = {rank_ == 0 ? -1 : 0};
     const Clock::time_point start = Clock::now();
     std::deque<Communicator::Result> in_flight;
     for (int i = 0; i < iterations; ++i) {
-      absl::StatusOr<Communicator::Result> result =
-          communicator_.SendRecv({&*input}, send_to, recv_from);
-      if (!result.ok()) return result.status();
-      in_flight.push_back(*std::move(result));
+      PJRTX_ASSIGN_OR_RETURN(
+          Communicator::Result result,
+          communicator_.SendRecv({&input}, send_to, recv_from));
+      in_flight.push_back(std::move(result));
       if (static_cast<int>(in_flight.size()) < window) continue;
       if (absl::Status s = in_flight.front().done[0].Await(); !s.ok()) {
         return s;
@@ -94,8 +93,7 @@ class Rank {
     for (const Communicator::Result& result : in_flight) {
       if (absl::Status s = result.done[0].Await(); !s.ok()) return s;
     }
-    absl::StatusOr<std::vector<double>> sync = AllReduce(8, 1);
-    if (!sync.ok()) return sync.status();
+    PJRTX_RETURN_IF_ERROR(AllReduce(8, 1).status());
     return Seconds(start) / iterations;
   }
 

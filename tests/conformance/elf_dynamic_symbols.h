@@ -1,8 +1,9 @@
 // Reads the defined dynamic symbols of an ELF64 shared object.
 //
-// The design promises that a plugin exports exactly one symbol; this reader
-// lets the suite check that on the file itself, without depending on
-// binutils being installed where the suite runs.
+// The design promises that a plugin exports exactly two symbols,
+// GetPjrtxApi and GetPjrtApi; this reader lets the suite check that on the
+// file itself, without depending on binutils being installed where the
+// suite runs.
 
 #ifndef PJRTX_TESTS_CONFORMANCE_ELF_DYNAMIC_SYMBOLS_H_
 #define PJRTX_TESTS_CONFORMANCE_ELF_DYNAMIC_SYMBOLS_H_

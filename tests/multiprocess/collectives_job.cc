@@ -66,6 +66,7 @@
 #include "runtime/coordination/client_key_value.h"
 #include "runtime/coordination/job_coordination.h"
 #include "runtime/coordination/launch_environment.h"
+#include "support/status_macros.h"
 
 namespace {
 
@@ -121,10 +122,9 @@ absl::StatusOr<Buffer> Upload(const Job& job, const std::vector<float>& data,
 }
 
 absl::StatusOr<std::vector<float>> Download(const Buffer& buffer) {
-  absl::StatusOr<std::vector<uint8_t>> bytes = buffer.ToHostSync();
-  if (!bytes.ok()) return bytes.status();
-  std::vector<float> values(bytes->size() / sizeof(float));
-  std::memcpy(values.data(), bytes->data(), values.size() * sizeof(float));
+  PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, buffer.ToHostSync());
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
   return values;
 }
 
@@ -138,9 +138,8 @@ absl::StatusOr<std::vector<Buffer>> Inputs(const Job& job,
   for (int64_t rank : communicator.local_ranks()) {
     std::vector<float> data(count);
     for (int64_t i = 0; i < count; ++i) data[i] = input(rank, i);
-    absl::StatusOr<Buffer> buffer = Upload(job, data, devices[rank]);
-    if (!buffer.ok()) return buffer.status();
-    buffers.push_back(*std::move(buffer));
+    PJRTX_ASSIGN_OR_RETURN(Buffer buffer, Upload(job, data, devices[rank]));
+    buffers.push_back(std::move(buffer));
   }
   return buffers;
 }
@@ -269,9 +268,9 @@ absl::StatusOr<std::vector<TransferCounters>> Snapshot(
     const std::vector<Device>& devices, const std::vector<int64_t>& ranks) {
   std::vector<TransferCounters> counters;
   for (int64_t rank : ranks) {
-    absl::StatusOr<TransferCounters> c = devices[rank].transfer_counters();
-    if (!c.ok()) return c.status();
-    counters.push_back(*c);
+    PJRTX_ASSIGN_OR_RETURN(TransferCounters c,
+                           devices[rank].transfer_counters());
+    counters.push_back(c);
   }
   return counters;
 }
@@ -280,14 +279,12 @@ absl::StatusOr<std::vector<TransferCounters>> Snapshot(
 template <typename Run>
 absl::StatusOr<std::vector<TransferCounters>> Measure(
     const Job& job, const std::vector<int64_t>& ranks, Run run) {
-  auto before = Snapshot(job.devices, ranks);
-  if (!before.ok()) return before.status();
+  PJRTX_ASSIGN_OR_RETURN(auto before, Snapshot(job.devices, ranks));
   if (absl::Status s = run(); !s.ok()) return s;
-  auto after = Snapshot(job.devices, ranks);
-  if (!after.ok()) return after.status();
+  PJRTX_ASSIGN_OR_RETURN(auto after, Snapshot(job.devices, ranks));
   for (size_t j = 0; j < ranks.size(); ++j) {
-    TransferCounters& a = (*after)[j];
-    const TransferCounters& b = (*before)[j];
+    TransferCounters& a = after[j];
+    const TransferCounters& b = before[j];
     a.dcn_sent_bytes -= b.dcn_sent_bytes;
     a.dcn_sent_ops -= b.dcn_sent_ops;
     a.staging_bytes -= b.staging_bytes;
@@ -377,9 +374,8 @@ void RunCounters(Job& job, int64_t k) {
   auto naive = Measure(job, local, [&]() -> absl::Status {
     std::vector<Communicator::Result> results;
     for (int64_t j = 0; j < local_chips; ++j) {
-      auto gathered = columns[j].AllGather({&shards[j]});
-      if (!gathered.ok()) return gathered.status();
-      results.push_back(*std::move(gathered));
+      PJRTX_ASSIGN_OR_RETURN(auto gathered, columns[j].AllGather({&shards[j]}));
+      results.push_back(std::move(gathered));
     }
     for (const auto& r : results) {
       if (absl::Status st = AwaitAll(r); !st.ok()) return st;

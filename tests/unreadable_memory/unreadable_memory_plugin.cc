@@ -19,6 +19,7 @@
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/driver.h"
 #include "runtime/core/base/plugin.h"
+#include "support/status_macros.h"
 
 namespace unreadable {
 
@@ -83,9 +84,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   absl::Status CopyFromHost(int memory, DeviceAddress dst, const void* src,
                             size_t size) override {
     char* data;
-    absl::StatusOr<char*> data_or = Lookup(dst, size);
-    if (!data_or.ok()) return data_or.status();
-    data = *data_or;
+    PJRTX_ASSIGN_OR_RETURN(data, Lookup(dst, size));
     std::memcpy(data, src, size);
     return absl::OkStatus();
   }
@@ -93,9 +92,7 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
   absl::Status CopyToHost(int memory, void* dst, DeviceAddress src,
                           size_t size) override {
     char* data;
-    absl::StatusOr<char*> data_or = Lookup(src, size);
-    if (!data_or.ok()) return data_or.status();
-    data = *data_or;
+    PJRTX_ASSIGN_OR_RETURN(data, Lookup(src, size));
     std::memcpy(dst, data, size);
     return absl::OkStatus();
   }
@@ -104,12 +101,8 @@ class UnreadableMemoryDriver : public pjrtx::Driver {
                            DeviceAddress src, size_t size) override {
     char* to;
     char* from;
-    absl::StatusOr<char*> to_or = Lookup(dst, size);
-    if (!to_or.ok()) return to_or.status();
-    to = *to_or;
-    absl::StatusOr<char*> from_or = Lookup(src, size);
-    if (!from_or.ok()) return from_or.status();
-    from = *from_or;
+    PJRTX_ASSIGN_OR_RETURN(to, Lookup(dst, size));
+    PJRTX_ASSIGN_OR_RETURN(from, Lookup(src, size));
     std::memmove(to, from, size);
     return absl::OkStatus();
   }

@@ -2,9 +2,10 @@
  * pjrtx C ABI.
  *
  * One stable C interface through which a framework drives any device plugin.
- * A plugin is a shared library exporting exactly one symbol, GetPjrtxApi(),
- * which returns a table of function pointers (PJRTX_Api). Everything else is
- * reached through that table.
+ * A plugin is a shared library exporting GetPjrtxApi(), which returns a
+ * table of function pointers (PJRTX_Api), and OpenXLA's GetPjrtApi() beside
+ * it (the PJRT C API over the same objects), nothing else. Everything else
+ * is reached through the tables.
  *
  * Conventions (they hold for every declaration below unless it says
  * otherwise):
@@ -1385,8 +1386,9 @@ typedef struct {
   PJRTX_STRUCT_SIZE(PJRTX_Api, Communicator_Collective)
 PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Communicator_Collective);
 
-/* The one symbol a plugin exports. Returns a table that lives for the life
- * of the process; safe to call from any thread, any number of times. */
+/* The plugin's entry point (beside OpenXLA's GetPjrtApi). Returns a table
+ * that lives for the life of the process; safe to call from any thread, any
+ * number of times. */
 typedef const PJRTX_Api* (*PJRTX_GetApiFn)(void);
 const PJRTX_Api* GetPjrtxApi(void);
 

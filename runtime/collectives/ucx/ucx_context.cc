@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/thread_pool.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 namespace {
@@ -80,8 +81,7 @@ absl::StatusOr<ucp_context_h> InitContext(const UcxContext::Options& options) {
 
 absl::StatusOr<std::shared_ptr<UcxContext>> UcxContext::Create(
     const Options& options) {
-  absl::StatusOr<ucp_context_h> context = InitContext(options);
-  if (!context.ok()) return context.status();
+  PJRTX_ASSIGN_OR_RETURN(ucp_context_h context, InitContext(options));
 
   ucp_worker_params_t worker_params = {};
   worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
@@ -89,14 +89,14 @@ absl::StatusOr<std::shared_ptr<UcxContext>> UcxContext::Create(
   // created here, on another thread: SERIALIZED allows exactly that.
   worker_params.thread_mode = UCS_THREAD_MODE_SERIALIZED;
   ucp_worker_h worker = nullptr;
-  ucs_status_t status = ucp_worker_create(*context, &worker_params, &worker);
+  ucs_status_t status = ucp_worker_create(context, &worker_params, &worker);
   if (status != UCS_OK) {
-    ucp_cleanup(*context);
+    ucp_cleanup(context);
     return UcsError("ucp_worker_create", status);
   }
   auto fail = [&](absl::Status error) {
     ucp_worker_destroy(worker);
-    ucp_cleanup(*context);
+    ucp_cleanup(context);
     return error;
   };
 
@@ -140,7 +140,7 @@ absl::StatusOr<std::shared_ptr<UcxContext>> UcxContext::Create(
     }
   }
   return std::shared_ptr<UcxContext>(
-      new UcxContext(*context, worker, worker_fd, epoll_fds[0], epoll_fds[1],
+      new UcxContext(context, worker, worker_fd, epoll_fds[0], epoll_fds[1],
                      wake_fd, std::move(worker_address), options.spin));
 }
 

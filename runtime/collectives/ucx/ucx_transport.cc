@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 
@@ -195,17 +196,14 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
   }
   std::shared_ptr<UcxContext> context = std::move(options.context);
   if (context == nullptr) {
-    absl::StatusOr<std::shared_ptr<UcxContext>> created =
-        UcxContext::Create(options.context_options);
-    if (!created.ok()) return created.status();
-    context = *std::move(created);
+    PJRTX_ASSIGN_OR_RETURN(context,
+                           UcxContext::Create(options.context_options));
   }
 
-  absl::StatusOr<uint16_t> space = context->AllocateTagSpace();
-  if (!space.ok()) return space.status();
+  PJRTX_ASSIGN_OR_RETURN(uint16_t space, context->AllocateTagSpace());
   // Owns the space (and releases it) from here on, whatever fails below.
   std::unique_ptr<UcxTransport> transport(
-      new UcxTransport(context, *space, rank, size, options.flush_timeout_ms));
+      new UcxTransport(context, space, rank, size, options.flush_timeout_ms));
 
   static constexpr ucp_generic_dt_ops_t kStagedOps = {
       StartStagedPack, StartStagedUnpack, StagedPackedSize,
@@ -221,10 +219,9 @@ absl::StatusOr<std::unique_ptr<UcxTransport>> UcxTransport::Create(
   // Published value: the tag space (2 bytes, host order), then the address.
   const std::string prefix = absl::StrCat(communicator_key, "/addr/");
   std::string published(sizeof(uint16_t), '\0');
-  std::memcpy(published.data(), &*space, sizeof(uint16_t));
+  std::memcpy(published.data(), &space, sizeof(uint16_t));
   published += context->worker_address();
-  absl::Status put = store.Put(absl::StrCat(prefix, rank), published);
-  if (!put.ok()) return put;
+  PJRTX_RETURN_IF_ERROR(store.Put(absl::StrCat(prefix, rank), published));
   const Clock::time_point connect_deadline =
       Clock::now() + std::chrono::milliseconds(options.connect_timeout_ms);
   std::vector<std::string> addresses(size);

@@ -7,6 +7,7 @@
 
 #include "runtime/collectives/ucx/ucx_context.h"
 #include "runtime/collectives/ucx/ucx_transport.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives {
 namespace {
@@ -27,15 +28,15 @@ absl::StatusOr<std::shared_ptr<UcxContext>> ProcessContext() {
 TransportFactory UcxTransportFactory() {
   return [](KeyValueStore& store, const std::string& key, int rank, int size,
             int64_t timeout_ms) -> absl::StatusOr<std::unique_ptr<Transport>> {
-    absl::StatusOr<std::shared_ptr<UcxContext>> context = ProcessContext();
-    if (!context.ok()) return context.status();
+    PJRTX_ASSIGN_OR_RETURN(std::shared_ptr<UcxContext> context,
+                           ProcessContext());
     UcxTransport::Options options;
-    options.context = *std::move(context);
+    options.context = std::move(context);
     options.connect_timeout_ms = timeout_ms;
-    absl::StatusOr<std::unique_ptr<UcxTransport>> transport =
-        UcxTransport::Create(store, key, rank, size, std::move(options));
-    if (!transport.ok()) return transport.status();
-    return std::unique_ptr<Transport>(*std::move(transport));
+    PJRTX_ASSIGN_OR_RETURN(
+        std::unique_ptr<UcxTransport> transport,
+        UcxTransport::Create(store, key, rank, size, std::move(options)));
+    return std::unique_ptr<Transport>(std::move(transport));
   };
 }
 

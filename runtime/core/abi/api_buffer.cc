@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/core/abi/api_support.h"
 #include "runtime/core/abi/handles.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::abi {
 namespace {
@@ -38,15 +39,13 @@ absl::Status ResolvePlacement(PJRTX_Client* client, PJRTX_Device* device,
         "Neither 'device' nor 'memory' is set; one of them must be");
   }
   if (device != nullptr) {
-    absl::Status status = CheckHandle(device, "device");
-    if (status.ok()) status = CheckSameClient(client, device->client, "device");
-    if (status.ok()) status = CheckAddressableDevice(device);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(CheckHandle(device, "device"));
+    PJRTX_RETURN_IF_ERROR(CheckSameClient(client, device->client, "device"));
+    PJRTX_RETURN_IF_ERROR(CheckAddressableDevice(device));
   }
   if (memory != nullptr) {
-    absl::Status status = CheckHandle(memory, "memory");
-    if (status.ok()) status = CheckSameClient(client, memory->client, "memory");
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(CheckHandle(memory, "memory"));
+    PJRTX_RETURN_IF_ERROR(CheckSameClient(client, memory->client, "memory"));
   }
   ClientState& state = *client->state;
   if (memory == nullptr) {

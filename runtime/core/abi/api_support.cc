@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/abi/handles.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::abi {
 namespace {
@@ -41,8 +42,7 @@ absl::Status ReadWaitEvents(PJRTX_Event* const* events, size_t num_events,
         "wait_events is NULL but num_wait_events is ", num_events));
   }
   for (size_t i = 0; i < num_events; ++i) {
-    absl::Status valid = CheckHandle(events[i], "wait_events", i);
-    if (!valid.ok()) return valid;
+    PJRTX_RETURN_IF_ERROR(CheckHandle(events[i], "wait_events", i));
     out->push_back(events[i]->event);
   }
   return absl::OkStatus();

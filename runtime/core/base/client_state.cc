@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/core/base/host_queue.h"
 #include "runtime/core/base/trace_recorder.h"
+#include "support/status_macros.h"
 
 namespace pjrtx {
 namespace {
@@ -67,8 +68,7 @@ absl::StatusOr<std::shared_ptr<ClientState>> ClientState::Create(
       state->key_value_store_.get(), kLaunchRendezvousTimeout);
   state->driver_ = std::move(driver);
   state->topology_ = state->driver_->Describe();
-  absl::Status valid = CheckTopology(state->topology_);
-  if (!valid.ok()) return valid;
+  PJRTX_RETURN_IF_ERROR(CheckTopology(state->topology_));
   if (TraceRecorder* trace = TraceRecorder::Get(); trace != nullptr) {
     // One track group per process, so the traces of a job's processes can
     // be loaded together.

@@ -66,8 +66,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Compile(
       client->driver().Compile(format, code, options.program));
   for (const auto* list : {&compiled.inputs, &compiled.outputs}) {
     for (const ArraySignature& signature : *list) {
-      absl::StatusOr<size_t> size = SupportedElementSize(signature.type);
-      if (!size.ok()) return size.status();
+      PJRTX_RETURN_IF_ERROR(SupportedElementSize(signature.type).status());
     }
   }
   std::unique_ptr<Executable> executable(new Executable());

@@ -62,9 +62,10 @@ check "cuBLASLt: not loaded beside another driver" \
   'grep -q "cuda.cublaslt .*unavailable: \(not loaded: PJRTX_CUDA_DRIVER_PATH\|the plugin was built without\)" "$out"'
 if [ "$failures" -gt 0 ]; then cat "$out"; fi
 
-exports=$(nm -D --defined-only "$plugin" | awk '$2 ~ /^[TDBR]$/ {print $3}')
-check "exports only GetPjrtxApi (got: $(echo $exports))" \
-  '[ "$exports" = "GetPjrtxApi" ]'
+exports=$(nm -D --defined-only "$plugin" | awk '$2 ~ /^[TDBR]$/ {print $3}' |
+          sort | xargs)
+check "exports only GetPjrtApi and GetPjrtxApi (got: $exports)" \
+  '[ "$exports" = "GetPjrtApi GetPjrtxApi" ]'
 check "does not link libcuda" '! readelf -d "$plugin" | grep -q "NEEDED.*libcuda"'
 check "does not link cuBLASLt" '! readelf -d "$plugin" | grep -q "NEEDED.*libcublas"'
 

@@ -23,6 +23,7 @@
 #include "runtime/client/event_future.h"
 #include "runtime/client/executable.h"
 #include "runtime/client/status_from_error.h"
+#include "support/status_macros.h"
 #include "tests/compiler_stub/nested_loop_program.h"
 
 namespace {
@@ -40,9 +41,8 @@ using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
 absl::StatusOr<Client> MakeClient() {
-  auto library = PluginLibrary::Load(CUDA_PLUGIN);
-  if (!library.ok()) return library.status();
-  return Client::Create(*library, {});
+  PJRTX_ASSIGN_OR_RETURN(auto library, PluginLibrary::Load(CUDA_PLUGIN));
+  return Client::Create(library, {});
 }
 
 template <typename T>
@@ -111,9 +111,8 @@ class CudaPluginTest : public ::testing::Test {
     if (memory == nullptr) args.device = devices_[0].handle();
     args.wait_events = wait_for.data();
     args.num_wait_events = wait_for.size();
-    absl::Status status =
-        pjrtx::client::TakeStatus(api, api->Client_BufferFromHostBuffer(&args));
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(pjrtx::client::TakeStatus(
+        api, api->Client_BufferFromHostBuffer(&args)));
     return std::make_pair(
         Buffer(api, args.buffer),
         pjrtx::client::EventFuture(api, args.done_with_host_buffer));
@@ -496,26 +495,24 @@ struct VectorInput {
 absl::StatusOr<std::vector<std::vector<uint8_t>>> RunOnVectors(
     Client& client, const Device& device, const char* program,
     const std::vector<VectorInput>& inputs) {
-  absl::StatusOr<Executable> executable = Executable::Compile(client, program);
-  if (!executable.ok()) return executable.status();
+  PJRTX_ASSIGN_OR_RETURN(Executable executable,
+                         Executable::Compile(client, program));
   std::vector<Buffer> buffers;
   for (const VectorInput& input : inputs) {
     const int64_t dims[] = {input.count};
-    absl::StatusOr<Buffer> buffer =
-        client.BufferFromHost(input.data, input.type, dims, device);
-    if (!buffer.ok()) return buffer.status();
-    buffers.push_back(*std::move(buffer));
+    PJRTX_ASSIGN_OR_RETURN(
+        Buffer buffer,
+        client.BufferFromHost(input.data, input.type, dims, device));
+    buffers.push_back(std::move(buffer));
   }
   std::vector<const Buffer*> arguments;
   for (const Buffer& buffer : buffers) arguments.push_back(&buffer);
-  auto run = executable->Execute(device, arguments);
-  if (!run.ok()) return run.status();
-  if (absl::Status done = run->done.Await(); !done.ok()) return done;
+  PJRTX_ASSIGN_OR_RETURN(auto run, executable.Execute(device, arguments));
+  if (absl::Status done = run.done.Await(); !done.ok()) return done;
   std::vector<std::vector<uint8_t>> outputs;
-  for (const Buffer& output : run->outputs) {
-    absl::StatusOr<std::vector<uint8_t>> bytes = output.ToHostSync();
-    if (!bytes.ok()) return bytes.status();
-    outputs.push_back(*std::move(bytes));
+  for (const Buffer& output : run.outputs) {
+    PJRTX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, output.ToHostSync());
+    outputs.push_back(std::move(bytes));
   }
   return outputs;
 }

@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/client/client.h"
+#include "support/status_macros.h"
 
 namespace {
 
@@ -27,9 +28,8 @@ std::shared_ptr<PluginLibrary> Library() {
 
 absl::StatusOr<Client> Make(const std::vector<std::string>& flags) {
   auto library = Library();
-  auto options = Client::ParseOptions(*library, flags);
-  if (!options.ok()) return options.status();
-  return Client::Create(library, *options);
+  PJRTX_ASSIGN_OR_RETURN(auto options, Client::ParseOptions(*library, flags));
+  return Client::Create(library, options);
 }
 
 template <typename T>

@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "runtime/client/client.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::client {
 namespace {
@@ -13,9 +14,8 @@ namespace {
 using ::testing::HasSubstr;
 
 absl::StatusOr<Client> MakeClient(const char* path) {
-  auto library = PluginLibrary::Load(path);
-  if (!library.ok()) return library.status();
-  return Client::Create(*library, {});
+  PJRTX_ASSIGN_OR_RETURN(auto library, PluginLibrary::Load(path));
+  return Client::Create(library, {});
 }
 
 std::vector<float> Floats(const std::vector<uint8_t>& bytes) {

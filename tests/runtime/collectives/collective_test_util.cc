@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "absl/types/span.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::collectives::testing {
 namespace {
@@ -127,12 +128,10 @@ absl::Status NaiveWholeBufferAllReduce(Transport& inter_slice, ReduceOp op,
   const std::vector<uint8_t> own(buffer, buffer + bytes);
   std::vector<uint8_t> incoming(bytes);
   for (int step = 1; step < size; ++step) {
-    absl::Status status = inter_slice.SendRecv(
+    PJRTX_RETURN_IF_ERROR(inter_slice.SendRecv(
         (rank + step) % size, own, (rank - step + size) % size,
-        absl::MakeSpan(incoming), MakeTag(0, 0, step), deadline);
-    if (!status.ok()) return status;
-    status = Accumulate(op, type, buffer, incoming.data(), count);
-    if (!status.ok()) return status;
+        absl::MakeSpan(incoming), MakeTag(0, 0, step), deadline));
+    PJRTX_RETURN_IF_ERROR(Accumulate(op, type, buffer, incoming.data(), count));
   }
   return absl::OkStatus();
 }

@@ -20,6 +20,7 @@
 #include "runtime/core/base/launch_rendezvous.h"
 #include "runtime/cpu/collective_groups.h"
 #include "runtime/cpu/interpreter.h"
+#include "support/status_macros.h"
 
 namespace pjrtx::cpu {
 namespace {
@@ -127,8 +128,7 @@ class TestLaunch : public CollectiveContext {
   absl::StatusOr<std::unique_ptr<PendingExchange>> Begin(
       LaunchRendezvous::Exchange e) {
     started_at_ = Clock::now();
-    absl::Status status = rendezvous_.Start(e);
-    if (!status.ok()) return status;
+    PJRTX_RETURN_IF_ERROR(rendezvous_.Start(e));
     return std::make_unique<Pending>(*this, std::move(e));
   }
 
