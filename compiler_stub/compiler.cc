@@ -1,6 +1,7 @@
 #include "compiler_stub/compiler.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/bytecode/portable_artifact.h"
 #include "compiler_stub/mlir/parser.h"
 #include "compiler_stub/passes/complex_expansion.h"
 #include "compiler_stub/passes/fusion.h"
@@ -38,7 +39,12 @@ absl::StatusOr<ir::Program> Compile(std::string_view text,
                      ") and num_partitions (", options.num_partitions,
                      ") must be >= 0 (0 keeps the module's own count)"));
   }
-  PJRTX_ASSIGN_OR_RETURN(mlir::Module module, mlir::ParseModule(text));
+  // JAX hands plugins StableHLO portable artifacts (MLIR bytecode); both
+  // front ends build the same syntax tree.
+  PJRTX_ASSIGN_OR_RETURN(mlir::Module module,
+                         bytecode::IsBytecode(text)
+                             ? bytecode::ReadPortableArtifact(text)
+                             : mlir::ParseModule(text));
   PJRTX_ASSIGN_OR_RETURN(ir::Program program, Lower(module, options));
   if (options.num_replicas > 0) program.num_replicas = options.num_replicas;
   if (options.num_partitions > 0) {

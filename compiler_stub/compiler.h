@@ -24,8 +24,10 @@ struct CompileOptions : ir::LowerOptions {
 
 // Parses and verifies `text` (StableHLO in MLIR text, pretty or generic
 // form). Errors carry "L:C: " positions: INVALID_ARGUMENT for malformed or
-// ill-typed programs, UNIMPLEMENTED for unsupported ops and types, and for
-// MLIR bytecode (which asks for text).
+// ill-typed programs, UNIMPLEMENTED for unsupported ops and types. `text`
+// may also be a StableHLO portable artifact (MLIR bytecode of VHLO, as
+// frameworks hand it over), read by compiler_stub/bytecode; malformed or
+// too new artifacts are INVALID_ARGUMENT naming the offset or version.
 absl::StatusOr<ir::Program> Compile(std::string_view text,
                                     const CompileOptions& options);
 

@@ -1018,7 +1018,8 @@ typedef PJRTX_Error* PJRTX_Client_BufferFromDLPack(
 /* ----------------------------- Executables (0.3) -------------------------- */
 
 /* A program to compile. Format "mlir": StableHLO in MLIR text (pretty or
- * generic form); MLIR bytecode is UNIMPLEMENTED and asks for text. */
+ * generic form), or a StableHLO portable artifact (MLIR bytecode of the
+ * VHLO dialect, versions 0.9.0 to the plugin's stablehlo_current_version). */
 typedef struct {
   size_t struct_size;
   PJRTX_Extension_Base* extension_start;
