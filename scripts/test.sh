@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 
 ./scripts/install-deps.sh
 ./scripts/check-format.sh
+# The JAX test environment (pinned jax, jaxlib, optax, pytest from PyPI),
+# made once outside the checkout and reused while the pins are the same.
+./scripts/jax-env.sh >/dev/null
 jobs=${PJRTX_JOBS:-$(nproc)}
 
 run_ctest() {

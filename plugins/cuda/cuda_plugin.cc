@@ -123,6 +123,9 @@ bool SpansSlices(absl::Span<const int64_t> slices) {
 class CudaPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "cuda"; }
+  // JAX's name for it (python/pjrtx_jax): "cuda" is JAX's own GPU
+  // platform, whose loading rules and lowerings would apply.
+  std::string PjrtPlatformName() const override { return "pjrtx_cuda"; }
   std::string Version() const override { return "0.1.0"; }
 
   std::vector<std::string> Capabilities() const override {

@@ -14,6 +14,7 @@
 #endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
+#include "support/status_macros.h"
 
 namespace tpu_emu {
 namespace {
@@ -25,6 +26,8 @@ constexpr int64_t kMaxHbmBytes = int64_t{1} << 40;
 class TpuEmuPlugin : public pjrtx::Plugin {
  public:
   std::string PlatformName() const override { return "tpu_emu"; }
+  // JAX's name for it (python/pjrtx_jax).
+  std::string PjrtPlatformName() const override { return "tpuemu"; }
   std::string Version() const override { return "0.1.0"; }
   std::vector<std::string> Capabilities() const override {
     return {"collectives", "dlpack", "execute", "program_collectives"};
@@ -75,16 +78,13 @@ class TpuEmuPlugin : public pjrtx::Plugin {
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
       const pjrtx::OptionSet& options, pjrtx::KeyValueStore* kv) override {
     DriverConfig config;
-    absl::StatusOr<SliceShape> slice =
-        ParseSliceShape(options.GetString("topology"));
-    if (!slice.ok()) return slice.status();
-    config.layout.slice = *slice;
+    PJRTX_ASSIGN_OR_RETURN(config.layout.slice,
+                           ParseSliceShape(options.GetString("topology")));
     config.layout.num_slices = options.GetInt64("num_slices");
     config.layout.slice_index = options.GetInt64("slice_index");
     config.layout.hosts_per_slice = options.GetInt64("hosts_per_slice");
     config.layout.host_index = options.GetInt64("host_index");
-    absl::Status layout = config.layout.Validate();
-    if (!layout.ok()) return layout;
+    PJRTX_RETURN_IF_ERROR(config.layout.Validate());
     config.hbm_bytes = options.GetInt64("hbm_bytes");
     if (config.hbm_bytes < (int64_t{1} << 20) ||
         config.hbm_bytes > kMaxHbmBytes) {

@@ -29,7 +29,8 @@ out=$1
 build=${PJRTX_BUILD_DIR:-build/release}
 build=$(cd "$build" 2>/dev/null && pwd || echo "$build")
 programs=(runtime/cli/pjrtx plugins/cuda/libpjrt_cuda.so
-          tests/conformance/pjrtx_conformance tests/bench/cuda_bench)
+          tests/conformance/pjrtx_conformance tests/bench/cuda_bench
+          tests/runtime/pjrt/pjrt_client_replay_test)
 for p in "${programs[@]}"; do
   if [ ! -f "$build/$p" ]; then
     echo "bundle.sh: $build/$p is missing; build first: scripts/build.sh release" >&2
@@ -55,6 +56,10 @@ for p in "${programs[@]}"; do ldd "$build/$p"; done |
   while read -r lib; do cp -L "$lib" "$out/lib/"; done
 cp tests/gpu/run.sh tests/gpu/require_gpu.sh "$out/tests/gpu/"
 cp tests/corpus/run_corpus.sh "$out/tests/corpus/"
+# The PJRT client replay (gpu.pjrt_client_replay) reads jaxlib's compile
+# options from here.
+mkdir -p "$out/tests/runtime/pjrt"
+cp -r tests/runtime/pjrt/testdata "$out/tests/runtime/pjrt/"
 cp docs/gpu-results.md "$out/docs/"
 if [ -d "$corpus/stablehlo-interpret" ]; then
   mkdir -p "$out/conformance"

@@ -176,7 +176,9 @@ else
   corpus_text="not run: no corpus at $corpus"
 fi
 
-# 4. Tests labelled gpu.
+# 4. Tests labelled gpu, among them gpu.pjrt_client_replay: the plugin
+# driven through its PJRT C API front door (GetPjrtApi) as JAX drives it
+# (tests/runtime/pjrt/client_replay_test.cc).
 gpu_tests=$(ctest --test-dir "$build_dir" -N -L gpu 2>/dev/null |
               sed -n 's/^Total Tests: //p')
 gpu_tests_failed=0

@@ -24,6 +24,11 @@ class Plugin {
 
   virtual std::string PlatformName() const = 0;  // e.g. "tpu_emu".
   virtual std::string Version() const = 0;       // e.g. "0.1.0".
+  // The name PJRT clients know the platform by (PJRT_Client_PlatformName):
+  // the one the framework registers the plugin under, e.g. "tpuemu" for
+  // JAX. Never a name a framework special-cases ("tpu", "cpu", "cuda",
+  // "rocm"): JAX would apply that platform's loading rules and lowerings.
+  virtual std::string PjrtPlatformName() const { return PlatformName(); }
 
   // Create options and their defaults.
   virtual std::vector<OptionSpec> OptionSchema() const { return {}; }
