@@ -27,11 +27,10 @@ import pathlib
 
 from pjrtx_jax import options as _options
 
-# Below the cpu backend's 0 (jax._src.xla_bridge), so JAX keeps picking cpu
-# by default and our platforms run only when asked for. Moves above cpu
-# (e.g. to register_plugin's default, 400) once programs compile from
-# portable artifacts.
-PRIORITY = -100
+# Above the cpu backend's 0 (jax._src.xla_bridge), as accelerator plugins
+# register (register_plugin's default is 400): where our platforms start,
+# JAX runs there by default. JAX_PLATFORMS=cpu opts out.
+PRIORITY = 400
 
 # Where this package's checkout keeps its release build:
 # <repo>/python/pjrtx_jax/__init__.py -> <repo>.

@@ -18,7 +18,7 @@ absl::Status MemoryKind(PJRT_Memory_Kind_Args& args) {
 }
 
 absl::Status MemoryKindId(PJRT_Memory_Kind_Id_Args& args) {
-  args.kind_id = args.memory->kind_id;
+  args.kind_id = args.memory->kind_code;
   return absl::OkStatus();
 }
 

@@ -81,7 +81,7 @@ absl::StatusOr<PJRT_Memory*> AddMemoryView(PJRT_Client& client,
   kind.memory = memory;
   PJRTX_RETURN_IF_ERROR(CallPjrtx(Pjrtx().Memory_Kind, kind));
   view->kind = absl::string_view(kind.kind, kind.kind_size);
-  view->kind_id = kind.kind_code;
+  view->kind_code = kind.kind_code;
   auto text = PJRTX_ARGS(PJRTX_Memory_String_Args);
   text.memory = memory;
   PJRTX_RETURN_IF_ERROR(CallPjrtx(Pjrtx().Memory_ToString, text));

@@ -105,7 +105,7 @@ struct PJRT_Memory {
   PJRTX_Memory* memory = nullptr;  // Owned by the pjrtx client.
   int id = 0;                      // Unique within the client.
   absl::string_view kind;          // The pjrtx client's string.
-  int kind_id = 0;
+  int kind_code = 0;
   std::string to_string;
   std::string debug_string;
   std::vector<PJRT_Device*> devices;  // The one device.

@@ -100,9 +100,20 @@ def test_plugin_dir_names_another_build(monkeypatch, tmp_path):
         tmp_path / "tpu_emu/libpjrt_tpuemu.so")
 
 
-def test_priority_is_below_cpu():
+def test_priority_is_above_cpu():
     from jax._src import xla_bridge
-    assert pjrtx_jax.PRIORITY < xla_bridge._backend_factories["cpu"].priority
+    assert pjrtx_jax.PRIORITY > xla_bridge._backend_factories["cpu"].priority
+
+
+def test_tpuemu_is_the_default_and_jax_platforms_cpu_opts_out():
+    code = """
+        import jax
+        print(jax.default_backend(), jax.numpy.arange(4).sum().devices())
+        """
+    out, _ = run_python(code)
+    assert out.split()[0] == "tpuemu", out
+    out, _ = run_python(code, JAX_PLATFORMS="cpu")
+    assert out.split()[0] == "cpu", out
 
 
 def test_missing_libraries_are_skipped_with_a_warning(tmp_path):

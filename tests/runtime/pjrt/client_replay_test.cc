@@ -675,13 +675,14 @@ class ClientReplayTest : public ::testing::TestWithParam<PluginCase> {
       const std::string kind_name = Str(kind.kind, kind.kind_size);
       EXPECT_FALSE(kind_name.empty());
       memory_kind_[memory] = kind_name;
-      auto kind_id = PJRT_REPLAY_ARGS(PJRT_Memory_Kind_Id_Args);
-      kind_id.memory = memory;
-      PJRT_ASSERT_OK(api_->PJRT_Memory_Kind_Id(&kind_id));
-      auto [it, inserted] = kind_ids.try_emplace(kind_name, kind_id.kind_id);
-      EXPECT_EQ(it->second, kind_id.kind_id)
+      auto kind_id_args = PJRT_REPLAY_ARGS(PJRT_Memory_Kind_Id_Args);
+      kind_id_args.memory = memory;
+      PJRT_ASSERT_OK(api_->PJRT_Memory_Kind_Id(&kind_id_args));
+      auto [it, inserted] =
+          kind_ids.try_emplace(kind_name, kind_id_args.kind_id);
+      EXPECT_EQ(it->second, kind_id_args.kind_id)
           << "two kind ids for memory kind " << kind_name;
-      EXPECT_TRUE(memory_ids.insert({kind_id.kind_id, id.id}).second)
+      EXPECT_TRUE(memory_ids.insert({kind_id_args.kind_id, id.id}).second)
           << "memory id " << id.id << " twice in kind " << kind_name;
       auto debug = PJRT_REPLAY_ARGS(PJRT_Memory_DebugString_Args);
       debug.memory = memory;
