@@ -4,7 +4,9 @@
 #include "compiler_stub/bytecode/portable_artifact.h"
 #include "compiler_stub/mlir/parser.h"
 #include "compiler_stub/passes/complex_expansion.h"
+#include "compiler_stub/passes/custom_call_policy.h"
 #include "compiler_stub/passes/fusion.h"
+#include "compiler_stub/passes/shape_refinement.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::compiler {
@@ -45,6 +47,16 @@ absl::StatusOr<ir::Program> Compile(std::string_view text,
                          bytecode::IsBytecode(text)
                              ? bytecode::ReadPortableArtifact(text)
                              : mlir::ParseModule(text));
+  // Before complex expansion, so that a platform library call on complex
+  // values is reported as such.
+  PJRTX_RETURN_IF_ERROR(ir::RequireOneDevice(module));
+  // Refined first, so that shape assertions see their predicates folded.
+  if (!options.argument_dims.empty() && ir::HasDynamicShapes(module)) {
+    PJRTX_RETURN_IF_ERROR(
+        ir::RefineShapes(module, options.entry.empty() ? "main" : options.entry,
+                         options.argument_dims));
+  }
+  PJRTX_RETURN_IF_ERROR(ir::ResolveCustomCalls(module));
   PJRTX_ASSIGN_OR_RETURN(ir::Program program, Lower(module, options));
   if (options.num_replicas > 0) program.num_replicas = options.num_replicas;
   if (options.num_partitions > 0) {

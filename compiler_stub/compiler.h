@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler_stub/ir/lower.h"
@@ -20,6 +21,11 @@ struct CompileOptions : ir::LowerOptions {
   // assignment overrides them. Negative counts are INVALID_ARGUMENT.
   int64_t num_replicas = 0;
   int64_t num_partitions = 0;
+  // The entry's argument dimensions, one list per argument, for programs
+  // with dynamic ('?') dimensions (jax.export's shape polymorphism): the
+  // program is specialized for them (passes/shape_refinement.h). Empty:
+  // none known; such programs then fail to lower.
+  std::vector<std::vector<int64_t>> argument_dims;
 };
 
 // Parses and verifies `text` (StableHLO in MLIR text, pretty or generic

@@ -68,6 +68,13 @@ inline std::string TensorText(const std::vector<int64_t>& dims,
 
 // complex<f32> -> f32.
 inline std::string PartElement(const std::string& element) {
+  // Only a complex<...> element has a part type. Anything else (the empty
+  // element of a tuple type holding complex values, a malformed artifact's
+  // type) stays as it is, for the verifier to reject, rather than throwing
+  // std::out_of_range here.
+  if (!IsComplexElement(element) || element.size() <= kComplexPrefix.size()) {
+    return element;
+  }
   return element.substr(kComplexPrefix.size(),
                         element.size() - kComplexPrefix.size() - 1);
 }

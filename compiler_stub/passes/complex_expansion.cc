@@ -45,6 +45,14 @@ absl::Status ComplexExpander::ExpandFunction(mlir::Function& function,
   }
   for (size_t i = 0; i < function.result_types.size(); ++i) {
     if (!IsComplex(function.result_types[i])) continue;
+    // As for arguments: a tuple of complex values has no interleaved form
+    // (and its element text no complex<...> to take the part type from).
+    if (function.result_types[i].kind != Type::Kind::kTensor) {
+      return absl::UnimplementedError(absl::StrCat(
+          function.location.line, ":", function.location.column, ": function @",
+          function.name, " result ", i, " of ", function.result_types[i].text,
+          ": complex values are supported in tensors only"));
+    }
     signature->results[i] = true;
     function.result_types[i] = InterleavedType(function.result_types[i]);
   }
