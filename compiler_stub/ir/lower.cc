@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/ir/attribute_reader.h"
+#include "compiler_stub/ir/input_output_alias.h"
 #include "compiler_stub/ir/op_lowering.h"
 #include "compiler_stub/ir/type_conversion.h"
 #include "support/status_macros.h"
@@ -191,6 +192,9 @@ class Lowerer : public RegionLowerer {
       PJRTX_RETURN_IF_ERROR(LowerFunction(f, program_.functions[f.name]));
     }
     PJRTX_RETURN_IF_ERROR(CheckCalls());
+    PJRTX_ASSIGN_OR_RETURN(
+        program_.parameter_aliases,
+        ParameterAliases(*entry, program_.computations[program_.entry]));
     program_.has_collectives = HasCollectives(program_);
     return std::move(program_);
   }

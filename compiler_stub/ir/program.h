@@ -227,6 +227,9 @@ struct Computation {
   int num_values = 0;
 };
 
+// Program::parameter_aliases of a parameter whose memory no result takes.
+inline constexpr int64_t kNotDonated = -1;
+
 struct Program {
   std::vector<Computation> computations;
   std::map<std::string, int> functions;  // Function name -> computation.
@@ -242,6 +245,9 @@ struct Program {
   // tensors of their parts (complex_expansion.h); empty when none are.
   std::vector<bool> complex_parameters;
   std::vector<bool> complex_results;
+  // Per entry parameter: the result a run that is handed the argument's
+  // memory writes there, or kNotDonated (input_output_alias.h).
+  std::vector<int64_t> parameter_aliases;
 };
 
 }  // namespace pjrtx::ir

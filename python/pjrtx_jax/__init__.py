@@ -94,6 +94,28 @@ def plugin_options(platform):
         source=plugin.options_variable)
 
 
+def _enable_donation(platform):
+    """Lets `donate_argnums` reach the plugin.
+
+    JAX writes the donation declarations (tf.aliasing_output,
+    jax.buffer_donor) into a program only for the platforms in a private
+    list, and otherwise warns that donation is not implemented and copies.
+    There is no public way for a plugin to join it (plugins for other
+    hardware append themselves the same way); without the list the plugin
+    still works, without donation.
+    """
+    try:
+        # pylint: disable=g-import-not-at-top
+        from jax._src.interpreters import mlir
+        platforms = mlir._platforms_with_donation  # pylint: disable=protected-access
+    except (ImportError, AttributeError) as e:
+        logger.warning("pjrtx: donation stays off for %s: this JAX has no "
+                       "platforms_with_donation list (%s)", platform, e)
+        return
+    if platform not in platforms:
+        platforms.append(platform)
+
+
 def registered_libraries():
     """Returns {platform: library path} for what initialize() registered."""
     return dict(_registered)
@@ -146,3 +168,4 @@ def initialize():
                            plugin.platform, path, e)
             continue
         _registered[plugin.platform] = str(path)
+        _enable_donation(plugin.platform)

@@ -37,6 +37,10 @@ absl::StatusOr<CompiledStableHlo> CompileStableHlo(
   PJRTX_ASSIGN_OR_RETURN(
       compiled.outputs,
       Signatures(entry.result_types, program.complex_results, "result"));
+  for (int64_t alias : program.parameter_aliases) {
+    compiled.input_output_aliases.push_back(
+        alias == ir::kNotDonated ? kInputNotDonatable : alias);
+  }
   compiled.has_collectives = program.has_collectives;
   compiled.num_replicas = program.num_replicas;
   compiled.num_partitions = program.num_partitions;

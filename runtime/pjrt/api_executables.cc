@@ -7,9 +7,11 @@
 // says the executable is portable: compiled for any one addressable device,
 // named by `execute_device` at each execution.
 //
-// Donation: under PJRT an argument is donated when the program aliases it
-// to an output (and it is not in non_donatable_input_indices). pjrtx
-// programs declare no such aliasing, so no argument is donated.
+// Donation: under PJRT an argument is donated when the program declares it
+// may be (tf.aliasing_output or jax.buffer_donor, which
+// PJRTX_LoadedExecutable_InputAliases reports) and it is not in
+// non_donatable_input_indices. The donated buffer is deleted and its memory
+// becomes an output.
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -120,6 +123,14 @@ absl::StatusOr<std::shared_ptr<CompiledExecutable>> Describe(
   metadata = PJRTX_ARGS(PJRTX_LoadedExecutable_Metadata_Args);
   metadata.executable = executable;
   PJRTX_RETURN_IF_ERROR(CallPjrtx(Pjrtx().LoadedExecutable_Metadata, metadata));
+  auto aliases = PJRTX_ARGS(PJRTX_LoadedExecutable_InputAliases_Args);
+  aliases.executable = executable;
+  PJRTX_RETURN_IF_ERROR(
+      CallPjrtx(Pjrtx().LoadedExecutable_InputAliases, aliases));
+  for (size_t i = 0; i < aliases.num_inputs; ++i) {
+    compiled->donatable.push_back(aliases.aliases[i] !=
+                                  PJRTX_INPUT_NOT_DONATABLE);
+  }
   if (!compiled->portable) {
     for (size_t d = 0; d < metadata.num_devices; ++d) {
       PJRTX_ASSIGN_OR_RETURN(PJRT_Device * device,
@@ -347,6 +358,39 @@ absl::StatusOr<std::vector<PJRTX_Device*>> ExecutionDevices(
   return devices;
 }
 
+// One flag per argument, stored inline for the usual few arguments.
+using DonationFlags = absl::InlinedVector<bool, 8>;
+
+// Per argument, whether this run is handed its memory: the program declares
+// it donatable and the caller did not exclude it.
+absl::StatusOr<DonationFlags> DonatedArguments(
+    const CompiledExecutable& compiled,
+    const PJRT_LoadedExecutable_Execute_Args& args) {
+  DonationFlags donate(args.num_args, false);
+  for (size_t i = 0; i < args.num_args && i < compiled.donatable.size(); ++i) {
+    donate[i] = compiled.donatable[i];
+  }
+  if (args.options == nullptr) return donate;
+  const PJRT_ExecuteOptions& options = *args.options;
+  if (options.num_non_donatable_input_indices > 0 &&
+      options.non_donatable_input_indices == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("non_donatable_input_indices is NULL but "
+                     "num_non_donatable_input_indices is ",
+                     options.num_non_donatable_input_indices));
+  }
+  for (size_t k = 0; k < options.num_non_donatable_input_indices; ++k) {
+    const int64_t index = options.non_donatable_input_indices[k];
+    if (index < 0 || static_cast<size_t>(index) >= args.num_args) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "non_donatable_input_indices[", k, "] is ", index,
+          "; the executable takes ", args.num_args, " argument(s)"));
+    }
+    donate[index] = false;
+  }
+  return donate;
+}
+
 absl::Status LoadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args& args) {
   CompiledExecutable& compiled = *args.executable->compiled;
   if (compiled.deleted) {
@@ -381,6 +425,8 @@ absl::Status LoadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args& args) {
   std::vector<PJRTX_Buffer**> output_lists;
   for (auto& list : outputs) output_lists.push_back(list.data());
   std::vector<PJRTX_Event*> events(devices.size());
+  PJRTX_ASSIGN_OR_RETURN(DonationFlags donate,
+                         DonatedArguments(compiled, args));
 
   auto execute = PJRTX_ARGS(PJRTX_LoadedExecutable_Execute_Args);
   execute.executable = compiled.executable.get();
@@ -388,6 +434,7 @@ absl::Status LoadedExecutableExecute(PJRT_LoadedExecutable_Execute_Args& args) {
   execute.num_devices = devices.size();
   execute.argument_lists = argument_lists.data();
   execute.num_args = args.num_args;
+  execute.donate_arguments = donate.data();
   execute.launch_id = launch_id;
   execute.output_lists = output_lists.data();
   execute.device_complete_events =

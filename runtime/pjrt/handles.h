@@ -62,6 +62,8 @@ struct CompiledExecutable {
   // Global device ids, replica-major (empty when portable).
   std::vector<int64_t> device_assignment;
   std::vector<PJRT_Buffer_Type> output_types;
+  // Per argument: whether the program lets a run take its memory.
+  std::vector<bool> donatable;
   std::vector<const char*> output_memory_kinds;
   std::vector<size_t> output_memory_kind_sizes;
   std::string fingerprint;

@@ -79,10 +79,12 @@ TEST(AbiLayoutTest, ApiTableSlotOffsets) {
   EXPECT_EQ(offsetof(PJRTX_Api, Client_CreateCommunicator), 552u);
   EXPECT_EQ(offsetof(PJRTX_Api, Communicator_Destroy), 560u);
   EXPECT_EQ(offsetof(PJRTX_Api, Communicator_Collective), 568u);
+  EXPECT_EQ(offsetof(PJRTX_Api, LoadedExecutable_InputAliases), 576u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_1, 488u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_2, 504u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_3, 552u);
   EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_4, 576u);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE_0_6, 584u);
 }
 
 TEST(AbiLayoutTest, ArgumentStructSizes) {
@@ -151,6 +153,7 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Client_Compile_Args_STRUCT_SIZE, 56);
   EXPECT_EQ(PJRTX_LoadedExecutable_Destroy_Args_STRUCT_SIZE, 24);
   EXPECT_EQ(PJRTX_LoadedExecutable_Metadata_Args_STRUCT_SIZE, 136);
+  EXPECT_EQ(PJRTX_LoadedExecutable_InputAliases_Args_STRUCT_SIZE, 40);
   EXPECT_EQ(PJRTX_LoadedExecutable_Execute_Args_STRUCT_SIZE, 104);
   EXPECT_EQ(PJRTX_LoadedExecutable_Serialize_Args_STRUCT_SIZE, 56);
   EXPECT_EQ(PJRTX_Client_DeserializeAndLoad_Args_STRUCT_SIZE, 48);
@@ -158,7 +161,7 @@ TEST(AbiLayoutTest, ArgumentStructSizes) {
   EXPECT_EQ(PJRTX_Communicator_Destroy_Args_STRUCT_SIZE, 24);
   EXPECT_EQ(PJRTX_Communicator_Collective_Args_STRUCT_SIZE, 128);
   EXPECT_EQ(PJRTX_Api_Version_STRUCT_SIZE, 24);
-  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 576);
+  EXPECT_EQ(PJRTX_Api_STRUCT_SIZE, 584);
 }
 
 TEST(AbiLayoutTest, ArgumentStructsStartWithSizeAndExtension) {

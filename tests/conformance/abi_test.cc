@@ -92,14 +92,15 @@ constexpr const char* kSlotNames[] = {
     "LoadedExecutable_Serialize",
     "Client_CreateCommunicator",
     "Communicator_Destroy",
-    "Communicator_Collective"};
+    "Communicator_Collective",
+    "LoadedExecutable_InputAliases"};
 
 using Slot = void (*)(void);
 constexpr size_t kFirstSlotOffset = offsetof(PJRTX_Api, Error_Destroy);
 static_assert(std::size(kSlotNames) ==
                   (sizeof(PJRTX_Api) - kFirstSlotOffset) / sizeof(Slot),
               "kSlotNames must name every slot of PJRTX_Api");
-static_assert(offsetof(PJRTX_Api, Communicator_Collective) ==
+static_assert(offsetof(PJRTX_Api, LoadedExecutable_InputAliases) ==
                   kFirstSlotOffset + (std::size(kSlotNames) - 1) * sizeof(Slot),
               "PJRTX_Api slots must be contiguous function pointers");
 

@@ -120,6 +120,79 @@ TEST_F(ExecuteTest, DonatedArgumentsAreDeletedAndResultsCorrect) {
                       PJRTX_Error_Code_FAILED_PRECONDITION));
 }
 
+// %a's memory may become result 1 (tf.aliasing_output); %b's the first
+// other result of its signature (jax.buffer_donor); %c declares nothing.
+constexpr char kAliased[] = R"(
+func.func @main(%a: tensor<256xf32> {tf.aliasing_output = 1 : i32},
+                %b: tensor<256xf32> {jax.buffer_donor = true},
+                %c: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %s = stablehlo.add %a, %b : tensor<256xf32>
+  %p = stablehlo.multiply %a, %c : tensor<256xf32>
+  func.return %s, %p : tensor<256xf32>, tensor<256xf32>
+}
+)";
+
+TEST_F(ExecuteTest, InputAliasesFollowTheProgramsDeclarations) {
+  if (api()->pjrtx_api_version.minor_version < 6) {
+    GTEST_SKIP() << "plugin implements ABI < 0.6 (no InputAliases)";
+  }
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAliased, &executable));
+  auto aliases =
+      PJRTX_CONFORMANCE_ARGS(PJRTX_LoadedExecutable_InputAliases_Args);
+  aliases.executable = executable.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_InputAliases(&aliases));
+  ASSERT_EQ(aliases.num_inputs, 3u);
+  EXPECT_EQ(aliases.aliases[0], 1);
+  EXPECT_EQ(aliases.aliases[1], 0);  // The first result it fits.
+  EXPECT_EQ(aliases.aliases[2], PJRTX_INPUT_NOT_DONATABLE);
+
+  // Programs declaring nothing donate nothing.
+  ExecutablePtr plain;
+  ASSERT_PJRTX_OK(Compile(kAddMul, &plain));
+  aliases.executable = plain.get();
+  ASSERT_PJRTX_OK(Api()->LoadedExecutable_InputAliases(&aliases));
+  ASSERT_EQ(aliases.num_inputs, 2u);
+  EXPECT_EQ(aliases.aliases[0], PJRTX_INPUT_NOT_DONATABLE);
+  EXPECT_EQ(aliases.aliases[1], PJRTX_INPUT_NOT_DONATABLE);
+}
+
+TEST_F(ExecuteTest, DonatedArgumentsMemoryBecomesTheOutputs) {
+  if (api()->pjrtx_api_version.minor_version < 6) {
+    GTEST_SKIP() << "plugin implements ABI < 0.6 (no InputAliases)";
+  }
+  ExecutablePtr executable;
+  ASSERT_PJRTX_OK(Compile(kAliased, &executable));
+  std::vector<float> a(256), b(256), c(256);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = static_cast<float>(i);
+    b[i] = 1.0f;
+    c[i] = 2.0f;
+  }
+  BufferPtr x = F32(a, device());
+  BufferPtr y = F32(b, device());
+  BufferPtr z = F32(c, device());
+  const int64_t before = MemoryStats(device()).bytes_in_use;
+  const bool donate[3] = {true, true, false};
+  std::vector<BufferPtr> outputs;
+  EventPtr done;
+  ASSERT_PJRTX_OK(Run(executable.get(), device(), {x.get(), y.get(), z.get()},
+                      2, &outputs, &done, {}, donate));
+  ASSERT_PJRTX_OK(AwaitEvent(done.get()));
+  EXPECT_TRUE(IsDeleted(x.get()));
+  EXPECT_TRUE(IsDeleted(y.get()));
+  EXPECT_FALSE(IsDeleted(z.get()));
+  // Both outputs live in the donated inputs' memory: nothing was allocated.
+  EXPECT_EQ(MemoryStats(device()).bytes_in_use, before);
+  std::vector<float> sum(256), product(256);
+  for (int i = 0; i < 256; ++i) {
+    sum[i] = a[i] + b[i];
+    product[i] = a[i] * c[i];
+  }
+  EXPECT_EQ(ReadF32(outputs[0].get()), sum);
+  EXPECT_EQ(ReadF32(outputs[1].get()), product);
+}
+
 TEST_F(ExecuteTest, SerializedExecutableGivesIdenticalResults) {
   ExecutablePtr executable;
   ASSERT_PJRTX_OK(Compile(kAddMul, &executable));

@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define PJRTX_API_MAJOR 0
-#define PJRTX_API_MINOR 5
+#define PJRTX_API_MINOR 6
 
 /* Size of a struct up to and including its last field: what a caller passes
  * in struct_size. Trailing padding is excluded so that appending a field
@@ -1124,6 +1124,25 @@ PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_Execute_Args,
 typedef PJRTX_Error* PJRTX_LoadedExecutable_Execute(
     PJRTX_LoadedExecutable_Execute_Args* args);
 
+/* Which arguments a run may be handed (`donate_arguments` of Execute) and
+ * what becomes of their memory, as the program declares it (StableHLO's
+ * `tf.aliasing_output` and `jax.buffer_donor` argument attributes; a donor
+ * takes the first output of its shape and type no other argument takes).
+ * `aliases[i]` for argument i is the index of the output its memory
+ * becomes, or PJRTX_INPUT_NOT_DONATABLE (nothing declared, or a donor no
+ * output can use). The array lives as long as the executable. (0.6) */
+#define PJRTX_INPUT_NOT_DONATABLE (-1)
+typedef struct {
+  size_t struct_size;
+  PJRTX_Extension_Base* extension_start;
+  PJRTX_LoadedExecutable* executable;
+  const int64_t* aliases; /* out */
+  size_t num_inputs;      /* out */
+} PJRTX_LoadedExecutable_InputAliases_Args;
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_LoadedExecutable_InputAliases_Args, num_inputs);
+typedef PJRTX_Error* PJRTX_LoadedExecutable_InputAliases(
+    PJRTX_LoadedExecutable_InputAliases_Args* args);
+
 /* Serializes the executable to bytes (a flatbuffer with file identifier
  * "PJXE" and a format version) that DeserializeAndLoad accepts on a client
  * of the same plugin. The bytes live until `serialized_executable_deleter`
@@ -1371,6 +1390,9 @@ typedef struct {
   PJRTX_API_SLOT(Client_CreateCommunicator);
   PJRTX_API_SLOT(Communicator_Destroy);
   PJRTX_API_SLOT(Communicator_Collective);
+
+  /* 0.6 */
+  PJRTX_API_SLOT(LoadedExecutable_InputAliases);
 } PJRTX_Api;
 
 /* Size of the table at 0.1; a loader needing 0.1 requires at least this. */
@@ -1385,7 +1407,10 @@ typedef struct {
 /* Size of the table at 0.4. */
 #define PJRTX_Api_STRUCT_SIZE_0_4 \
   PJRTX_STRUCT_SIZE(PJRTX_Api, Communicator_Collective)
-PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, Communicator_Collective);
+/* Size of the table at 0.5 (0.5 changed no struct) and 0.6. */
+#define PJRTX_Api_STRUCT_SIZE_0_6 \
+  PJRTX_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_InputAliases)
+PJRTX_DEFINE_STRUCT_SIZE(PJRTX_Api, LoadedExecutable_InputAliases);
 
 /* The plugin's entry point (beside OpenXLA's GetPjrtApi). Returns a table
  * that lives for the life of the process; safe to call from any thread, any

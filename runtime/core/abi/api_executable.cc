@@ -76,6 +76,12 @@ PJRTX_LoadedExecutable* Wrap(PJRTX_Client* client,
   }
   FillSignatures(executable->inputs(), &handle->inputs);
   FillSignatures(executable->outputs(), &handle->outputs);
+  const std::vector<int64_t>& aliases = executable->input_output_aliases();
+  for (size_t i = 0; i < executable->inputs().size(); ++i) {
+    const int64_t alias = i < aliases.size() ? aliases[i] : kInputNotDonatable;
+    handle->input_aliases.push_back(
+        alias == kInputNotDonatable ? PJRTX_INPUT_NOT_DONATABLE : alias);
+  }
   handle->executable = std::move(executable);
   return handle;
 }
@@ -152,6 +158,15 @@ PJRTX_Error* ExecutableMetadata(PJRTX_LoadedExecutable_Metadata_Args* args) {
   args->output_ranks = e.outputs.ranks.data();
   args->output_dims_offsets = e.outputs.offsets.data();
   args->output_dims = e.outputs.dims.data();
+  return nullptr;
+}
+
+PJRTX_Error* ExecutableInputAliases(
+    PJRTX_LoadedExecutable_InputAliases_Args* args) {
+  PJRTX_CHECK_ARGS(PJRTX_LoadedExecutable_InputAliases_Args, args);
+  PJRTX_RETURN_ERROR_IF(CheckHandle(args->executable, "executable"));
+  args->aliases = args->executable->input_aliases.data();
+  args->num_inputs = args->executable->input_aliases.size();
   return nullptr;
 }
 
@@ -262,6 +277,7 @@ void FillExecutableSlots(PJRTX_Api& api) {
   api.Client_DeserializeAndLoad = ClientDeserializeAndLoad;
   api.LoadedExecutable_Destroy = ExecutableDestroy;
   api.LoadedExecutable_Metadata = ExecutableMetadata;
+  api.LoadedExecutable_InputAliases = ExecutableInputAliases;
   api.LoadedExecutable_Execute = ExecutableExecute;
   api.LoadedExecutable_Serialize = ExecutableSerialize;
 }

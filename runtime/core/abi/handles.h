@@ -173,6 +173,8 @@ struct PJRTX_LoadedExecutable {
   };
   Signatures inputs;
   Signatures outputs;
+  // Per input, PJRTX_LoadedExecutable_InputAliases' values.
+  std::vector<int64_t> input_aliases;
 };
 
 struct PJRTX_Communicator {

@@ -144,11 +144,20 @@ struct ProgramOptions {
   int64_t num_partitions = 0;
 };
 
+inline constexpr int64_t kInputNotDonatable = -1;
+
 struct CompiledProgram {
   std::string name;
   std::vector<ArraySignature> inputs;
   std::vector<ArraySignature> outputs;
+  // Per input: the index of the output its memory becomes when a run is
+  // handed it, or kInputNotDonatable. Empty: no input is donatable.
+  std::vector<int64_t> input_output_aliases;
   std::unique_ptr<DeviceProgram> program;
+  // Small enough (no loops, a few thousand elements of work) that running
+  // it costs less than handing it to a worker thread: the core runs it on
+  // the calling thread when its device has nothing else to do.
+  bool quick_to_run = false;
   // Programs with collectives run as one process of a launch of
   // num_replicas x num_partitions processes.
   bool has_collectives = false;

@@ -214,6 +214,52 @@ LaunchContext Executable::MakeLaunchContext(int64_t global_id,
   return launch;
 }
 
+absl::StatusOr<SmallVector<std::shared_ptr<DeviceAllocation>>>
+Executable::OutputAllocations(
+    int memory, absl::Span<const bool> donated,
+    absl::Span<const std::shared_ptr<DeviceAllocation>> held_inputs) const {
+  const std::vector<ArraySignature>& inputs = compiled_->inputs;
+  const std::vector<ArraySignature>& outputs = compiled_->outputs;
+  const std::vector<int64_t>& aliases = compiled_->input_output_aliases;
+  // Memory the runtime does not own (the caller's array, aliased by a
+  // zero-copy transfer) is never written: its donation only deletes the
+  // buffer.
+  auto reusable = [&](size_t i, size_t o) {
+    return donated[i] && held_inputs[i] != nullptr &&
+           !held_inputs[i]->external() && inputs[i].type == outputs[o].type &&
+           inputs[i].dims == outputs[o].dims;
+  };
+  SmallVector<std::shared_ptr<DeviceAllocation>> allocations(outputs.size());
+  SmallVector<bool> reused(inputs.size(), false);
+  // The output the program aliases a donated input to takes its memory
+  // first, so results land where the program's author said they would.
+  for (size_t i = 0; i < inputs.size() && i < aliases.size(); ++i) {
+    const int64_t o = aliases[i];
+    if (o < 0 || static_cast<size_t>(o) >= outputs.size() ||
+        allocations[o] != nullptr || !reusable(i, o)) {
+      continue;
+    }
+    allocations[o] = held_inputs[i];
+    reused[i] = true;
+  }
+  // Other outputs reuse any remaining donated input of their signature.
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (allocations[o] != nullptr) continue;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!reused[i] && reusable(i, o)) {
+        reused[i] = true;
+        allocations[o] = held_inputs[i];
+        break;
+      }
+    }
+    if (allocations[o] == nullptr) {
+      PJRTX_ASSIGN_OR_RETURN(allocations[o], client_->memory(memory).Allocate(
+                                                 SignatureBytes(outputs[o])));
+    }
+  }
+  return allocations;
+}
+
 absl::StatusOr<Executable::Runs> Executable::Execute(
     absl::Span<const int> devices,
     absl::Span<const absl::Span<Buffer* const>> arguments,
@@ -256,6 +302,19 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
         return absl::FailedPreconditionError(
             absl::StrCat("Argument ", i, " was deleted or donated"));
       }
+      // A run handed a buffer's memory may overwrite it: nothing else of
+      // the same call may read it.
+      for (size_t j = 0; j < i; ++j) {
+        const bool donated_i = i < donate.size() && donate[i];
+        const bool donated_j = j < donate.size() && donate[j];
+        if (arguments[d][j] == arg && (donated_i || donated_j)) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Arguments ", j, " and ", i, " on device ",
+              client_->device(devices[d]).global_id,
+              " are the same buffer and argument ", donated_j ? j : i,
+              " is donated; a donated buffer may appear once in a call"));
+        }
+      }
     }
   }
 
@@ -281,25 +340,9 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
         deps.insert(deps.end(), readers.begin(), readers.end());
       }
     }
-    // Outputs reuse donated inputs of the same signature; others are fresh.
-    SmallVector<std::shared_ptr<DeviceAllocation>> out_allocations;
-    SmallVector<bool> reused(inputs.size(), false);
-    for (const ArraySignature& out : outputs) {
-      std::shared_ptr<DeviceAllocation> allocation;
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        if (donated[i] && !reused[i] && inputs[i].type == out.type &&
-            inputs[i].dims == out.dims) {
-          reused[i] = true;
-          allocation = held_inputs[i];
-          break;
-        }
-      }
-      if (allocation == nullptr) {
-        PJRTX_ASSIGN_OR_RETURN(
-            allocation, client_->memory(memory).Allocate(SignatureBytes(out)));
-      }
-      out_allocations.push_back(std::move(allocation));
-    }
+    PJRTX_ASSIGN_OR_RETURN(
+        SmallVector<std::shared_ptr<DeviceAllocation>> out_allocations,
+        OutputAllocations(memory, donated, held_inputs));
     std::shared_ptr<CompiledProgram> compiled = compiled_;
     const int64_t global_id = client_->device(device).global_id;
     // The client state outlives the tasks of its queues.
@@ -309,26 +352,31 @@ absl::StatusOr<Executable::Runs> Executable::Execute(
     if (process_devices_ != nullptr) {
       launch = MakeLaunchContext(global_id, launch_id);
     }
-    EventRef done = client_->queue(device).Enqueue(
-        deps,
-        [compiled = std::move(compiled), device, global_id, launch, counters,
-         held_inputs = std::move(held_inputs), out_allocations]() {
-          SmallVector<DeviceAddress> in, out;
-          for (const auto& a : held_inputs) in.push_back(a->address());
-          for (const auto& a : out_allocations) out.push_back(a->address());
-          // Covers the run only, not the wait for dependencies, so gaps on
-          // the device's track are time the device sat idle.
-          ScopedTraceInterval trace(global_id, "compute", [&compiled] {
-            return compiled->name.empty() ? std::string("execute")
-                                          : compiled->name;
-          });
-          RunContext context;
-          context.device = device;
-          context.global_id = global_id;
-          context.launch = launch ? &*launch : nullptr;
-          context.counters = counters;
-          return compiled->program->Run(context, in, out);
-        });
+    auto task = [compiled = std::move(compiled), device, global_id, launch,
+                 counters, held_inputs = std::move(held_inputs),
+                 out_allocations]() {
+      SmallVector<DeviceAddress> in, out;
+      for (const auto& a : held_inputs) in.push_back(a->address());
+      for (const auto& a : out_allocations) out.push_back(a->address());
+      // Covers the run only, not the wait for dependencies, so gaps on
+      // the device's track are time the device sat idle.
+      ScopedTraceInterval trace(global_id, "compute", [&compiled] {
+        return compiled->name.empty() ? std::string("execute") : compiled->name;
+      });
+      RunContext context;
+      context.device = device;
+      context.global_id = global_id;
+      context.launch = launch ? &*launch : nullptr;
+      context.counters = counters;
+      return compiled->program->Run(context, in, out);
+    };
+    // A quick program on one device costs less to run here than to hand
+    // to a worker and wait for; the queue does so only when it is idle.
+    DeviceQueue& queue = client_->queue(device);
+    EventRef done =
+        compiled_->quick_to_run && devices.size() == 1 && !launch.has_value()
+            ? queue.EnqueueOrRun(deps, std::move(task))
+            : queue.Enqueue(deps, std::move(task));
     Run run;
     run.done = done;
     for (size_t o = 0; o < outputs.size(); ++o) {

@@ -50,7 +50,8 @@ class Executable {
   using Runs = absl::InlinedVector<Run, 1>;
   // One run per device of `devices` (indices into the topology), each with
   // its `arguments[d]`. Never blocks. `donate[i]` (if given) hands argument
-  // i's memory to the run (the buffers become deleted).
+  // i's memory to the run (the buffers become deleted); the output the
+  // program aliases it to, else one of the same signature, reuses it.
   absl::StatusOr<Runs> Execute(
       absl::Span<const int> devices,
       absl::Span<const absl::Span<Buffer* const>> arguments,
@@ -64,6 +65,10 @@ class Executable {
   const std::vector<ArraySignature>& outputs() const {
     return compiled_->outputs;
   }
+  // See CompiledProgram::input_output_aliases.
+  const std::vector<int64_t>& input_output_aliases() const {
+    return compiled_->input_output_aliases;
+  }
   // Devices (indices into the topology) the executable runs on.
   const std::vector<int>& devices() const { return devices_; }
 
@@ -73,6 +78,12 @@ class Executable {
                                const ExecutableOptions& options,
                                const CompiledProgram& compiled);
   LaunchContext MakeLaunchContext(int64_t global_id, int64_t launch_id) const;
+  // Memory for one run's outputs in `memory`: donated inputs' memory where
+  // the signature allows (see Execute), fresh allocations otherwise.
+  absl::StatusOr<SmallVector<std::shared_ptr<DeviceAllocation>>>
+  OutputAllocations(
+      int memory, absl::Span<const bool> donated,
+      absl::Span<const std::shared_ptr<DeviceAllocation>> held_inputs) const;
 
   std::shared_ptr<ClientState> client_;
   // Shared with the runs in flight.

@@ -56,8 +56,10 @@ absl::StatusOr<std::shared_ptr<DeviceAllocation>> MemorySpace::Allocate(
 std::shared_ptr<DeviceAllocation> MemorySpace::WrapExternal(
     DeviceAddress address, size_t size,
     absl::AnyInvocable<void() &&> on_release) {
-  return std::shared_ptr<DeviceAllocation>(new DeviceAllocation(
+  std::shared_ptr<DeviceAllocation> allocation(new DeviceAllocation(
       shared_from_this(), address, size, std::move(on_release)));
+  allocation->external_ = true;
+  return allocation;
 }
 
 void MemorySpace::Release(DeviceAllocation& allocation) {

@@ -28,6 +28,9 @@ class DeviceAllocation {
   DeviceAddress address() const { return address_; }
   size_t size() const { return size_; }
   int memory_index() const;
+  // Memory the runtime does not own (MemorySpace::WrapExternal): a run must
+  // not write it, even when the buffer over it is donated.
+  bool external() const { return external_; }
 
  private:
   friend class MemorySpace;
@@ -40,6 +43,7 @@ class DeviceAllocation {
   // Runs instead of freeing when the block is memory the runtime does not
   // own (aliased host data, an imported DLPack tensor).
   absl::AnyInvocable<void() &&> on_release_;
+  bool external_ = false;
 };
 
 struct MemoryStats {
