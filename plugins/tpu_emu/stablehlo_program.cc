@@ -13,6 +13,7 @@
 #include "runtime/cpu/launch_collectives.h"
 #include "runtime/cpu/program_cache.h"
 #include "runtime/cpu/program_compile.h"
+#include "runtime/cpu/program_cost.h"
 #include "support/status_macros.h"
 
 namespace tpu_emu {
@@ -107,6 +108,7 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
                          pjrtx::cpu::CompileStableHlo(format, code, options));
   pjrtx::cpu::InterpreterOptions run_options;
   run_options.bf16_f32_dots = tpu_precision;
+  compiled.compiled.quick_to_run = pjrtx::cpu::IsQuickProgram(compiled.program);
   compiled.compiled.program = std::make_unique<InterpretedProgram>(
       std::move(compiled.program), run_options);
   return std::move(compiled.compiled);

@@ -45,6 +45,44 @@ EventRef HostQueue::Enqueue(absl::Span<const EventRef> wait_for, Task task) {
   return done;
 }
 
+EventRef HostQueue::EnqueueOrRun(absl::Span<const EventRef> wait_for,
+                                 Task task) {
+  for (const EventRef& event : wait_for) {
+    if (!event->IsReady() || !event->status().ok()) {
+      return Enqueue(wait_for, std::move(task));
+    }
+  }
+  auto item = std::make_shared<Item>();
+  bool run_here = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // This thread becomes the queue's drainer while the task runs: tasks
+    // enqueued meanwhile wait behind it, and WaitIdle sees it in flight.
+    if (items_.empty() && !draining_) {
+      item->ready = true;
+      items_.push_back(item);
+      draining_ = run_here = true;
+    }
+  }
+  if (!run_here) return Enqueue(wait_for, std::move(task));
+  absl::Status status = std::move(task)();
+  task = nullptr;  // Release what the task captured before signalling.
+  FinishInline();
+  item->done->Set(std::move(status));
+  return item->done;
+}
+
+void HostQueue::FinishInline() {
+  std::lock_guard<std::mutex> lock(mu_);
+  items_.pop_front();
+  if (!items_.empty() && items_.front()->ready) {
+    pool_->Schedule([this] { Drain(); });  // Still draining_.
+    return;
+  }
+  draining_ = false;
+  if (items_.empty()) idle_cv_.notify_all();
+}
+
 void HostQueue::OnItemReady(Item* item) {
   std::lock_guard<std::mutex> lock(mu_);
   item->ready = true;

@@ -27,6 +27,8 @@ class HostQueue : public DeviceQueue {
   ~HostQueue() override;
 
   EventRef Enqueue(absl::Span<const EventRef> wait_for, Task task) override;
+  EventRef EnqueueOrRun(absl::Span<const EventRef> wait_for,
+                        Task task) override;
   void WaitIdle() override;
 
  private:
@@ -34,6 +36,9 @@ class HostQueue : public DeviceQueue {
 
   void OnItemReady(Item* item);
   void Drain();
+  // After a task ran on a caller's thread: pops it and hands what queued
+  // up behind it to the pool.
+  void FinishInline();
 
   ThreadPool* const pool_;
   std::mutex mu_;
