@@ -5,6 +5,7 @@
 #include "compiler_stub/mlir/parser.h"
 #include "compiler_stub/passes/complex_expansion.h"
 #include "compiler_stub/passes/custom_call_policy.h"
+#include "compiler_stub/passes/dot_transpose_folding.h"
 #include "compiler_stub/passes/fusion.h"
 #include "compiler_stub/passes/shape_refinement.h"
 #include "support/status_macros.h"
@@ -62,6 +63,7 @@ absl::StatusOr<ir::Program> Compile(std::string_view text,
   if (options.num_partitions > 0) {
     program.num_partitions = options.num_partitions;
   }
+  ir::FoldTransposesIntoDots(program);
   if (options.fusion) ir::FuseElementwise(program);
   return program;
 }

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/fused_f32.h"
 #include "runtime/cpu/kernels.h"
+#include "runtime/cpu/parallel_for.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::cpu {
@@ -21,8 +23,13 @@ Shape TileShape(ElementType type, int64_t length) {
   return Shape{type, {length}};
 }
 
+// Arrays at least this long are split across cores (ParallelFor): below,
+// waking a helper costs about what it saves.
+constexpr int64_t kParallelElements = 64 * 1024;
+
 // Bodies of f32 arithmetic (the common case: activations, scaling, bias,
-// clipping) run register-resident; see fused_f32.h.
+// clipping) run register-resident; see fused_f32.h. Long arrays run in
+// chunks on several cores.
 bool TryF32FastPath(const ir::FusedBody& body,
                     absl::Span<const Literal* const> inputs,
                     absl::Span<Literal* const> outputs) {
@@ -40,8 +47,34 @@ bool TryF32FastPath(const ir::FusedBody& body,
     if (outputs[o]->type() != ElementType::kF32) return false;
     output_data[o] = outputs[o]->as<float>();
   }
-  return RunFusedF32(body, {input_data, input_is_scalar, output_data,
-                            outputs[0]->num_elements()});
+  const int64_t n = outputs[0]->num_elements();
+  // The arrays of elements [start, start + length).
+  auto run_chunk = [&](int64_t start, int64_t length) {
+    const float* chunk_inputs[kMaxArrays];
+    float* chunk_outputs[kMaxArrays];
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      chunk_inputs[i] = input_data[i] + (input_is_scalar[i] ? 0 : start);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      chunk_outputs[o] = output_data[o] + start;
+    }
+    return RunFusedF32(body,
+                       {chunk_inputs, input_is_scalar, chunk_outputs, length});
+  };
+  if (n < 2 * kParallelElements) return run_chunk(0, n);
+  const int64_t chunks =
+      std::min<int64_t>(n / kParallelElements, int64_t{4} * ParallelForWidth());
+  // Whole 4 KiB pages per chunk keep every chunk's alignment the array's.
+  constexpr int64_t kAlign = 1024;
+  const int64_t chunk =
+      ((n + chunks - 1) / chunks + kAlign - 1) / kAlign * kAlign;
+  // The first chunk says whether the fast path takes the body at all.
+  if (!run_chunk(0, chunk)) return false;
+  ParallelFor(chunks - 1, [&](int64_t c) {
+    const int64_t start = (c + 1) * chunk;
+    if (start < n) run_chunk(start, std::min(chunk, n - start));
+  });
+  return true;
 }
 
 absl::StatusOr<Literal> RunStep(const ir::FusedStep& step,
@@ -84,9 +117,11 @@ absl::Status RunFusedElementwise(const ir::FusedBody& body,
     scalar_tiles[i] =
         BroadcastInDim(*inputs[i], TileShape(inputs[i]->type(), length), {});
   }
-  std::vector<Literal> regs(body.num_inputs + body.steps.size());
-  for (int64_t start = 0; start < n; start += kTile) {
+  // Tiles are independent: long arrays spread them over cores, each tile
+  // with registers of its own.
+  auto run_tile = [&](int64_t start) -> absl::Status {
     const int64_t length = std::min(kTile, n - start);
+    std::vector<Literal> regs(body.num_inputs + body.steps.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
       const bool scalar = inputs[i]->dims().empty();
       const Literal& source = scalar ? scalar_tiles[i] : *inputs[i];
@@ -107,8 +142,24 @@ absl::Status RunFusedElementwise(const ir::FusedBody& body,
       std::memcpy(outputs[o]->data() + start * element, value.data(),
                   length * element);
     }
+    return absl::OkStatus();
+  };
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if (n < 2 * kParallelElements) {
+    for (int64_t t = 0; t < tiles; ++t) {
+      PJRTX_RETURN_IF_ERROR(run_tile(t * kTile));
+    }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  std::mutex mu;
+  absl::Status first_error;
+  ParallelFor(tiles, [&](int64_t t) {
+    absl::Status status = run_tile(t * kTile);
+    if (status.ok()) return;
+    std::lock_guard<std::mutex> lock(mu);
+    if (first_error.ok()) first_error = std::move(status);
+  });
+  return first_error;
 }
 
 absl::Status RunFusedElementwise(const ir::FusedBody& body,

@@ -4,22 +4,22 @@
 #include <utility>
 
 #include "runtime/cpu/element_traits.h"
+#include "runtime/cpu/storage_pool.h"
 
 namespace pjrtx::cpu {
 
 Literal Literal::ForOverwrite(Shape shape) {
   Literal literal;
   literal.shape_ = std::move(shape);
-  literal.owned_ =
-      std::make_shared_for_overwrite<uint8_t[]>(literal.shape_.size_bytes());
+  literal.owned_ = StoragePool::Shared().Take(literal.shape_.size_bytes());
   literal.data_ = literal.owned_.get();
   return literal;
 }
 
 Literal::Literal(Shape shape) : shape_(std::move(shape)) {
-  // make_shared of an array value-initializes: the storage starts zeroed.
-  owned_ = std::make_shared<uint8_t[]>(shape_.size_bytes());
+  owned_ = StoragePool::Shared().Take(shape_.size_bytes());
   data_ = owned_.get();
+  std::memset(data_, 0, shape_.size_bytes());
 }
 
 Literal Literal::View(Shape shape, void* data) {

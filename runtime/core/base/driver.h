@@ -154,6 +154,11 @@ struct CompiledProgram {
   // handed it, or kInputNotDonatable. Empty: no input is donatable.
   std::vector<int64_t> input_output_aliases;
   std::unique_ptr<DeviceProgram> program;
+  // The program computes correctly when an output's memory is an input's
+  // (a donated input reused): only then does the core hand a run donated
+  // memory as an output; otherwise donation deletes the input and its
+  // memory is freed once the run is done.
+  bool outputs_may_alias_inputs = false;
   // Small enough (no loops, a few thousand elements of work) that running
   // it costs less than handing it to a worker thread: the core runs it on
   // the calling thread when its device has nothing else to do.

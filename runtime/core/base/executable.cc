@@ -225,8 +225,9 @@ Executable::OutputAllocations(
   // zero-copy transfer) is never written: its donation only deletes the
   // buffer.
   auto reusable = [&](size_t i, size_t o) {
-    return donated[i] && held_inputs[i] != nullptr &&
-           !held_inputs[i]->external() && inputs[i].type == outputs[o].type &&
+    return donated[i] && compiled_->outputs_may_alias_inputs &&
+           held_inputs[i] != nullptr && !held_inputs[i]->external() &&
+           inputs[i].type == outputs[o].type &&
            inputs[i].dims == outputs[o].dims;
   };
   SmallVector<std::shared_ptr<DeviceAllocation>> allocations(outputs.size());

@@ -110,3 +110,21 @@ def test_a_donor_no_output_can_use_is_kept_as_on_cpu():
         assert out.dtype == np.float64
         assert not x.is_deleted(), device
         np.testing.assert_array_equal(np.asarray(x), np.ones(8, np.float32))
+
+
+def test_donated_memory_is_not_overwritten_before_it_is_read():
+    """Ops that read other elements than they write (transpose, matmul,
+    reverse) into the memory of the input they read."""
+    values = np.arange(64 * 64, dtype=np.float32).reshape(64, 64) / 64
+    on_chip = jax.jit(lambda v: v + 0)
+    for name, fn in [("transpose", lambda v: v.T),
+                     ("matmul", lambda v: v @ v),
+                     ("flip", lambda v: jnp.flip(v, axis=(0, 1)))]:
+        donating = jax.jit(fn, donate_argnums=(0,))
+        x = on_chip(values)
+        out = donating(x)
+        assert x.is_deleted(), name
+        expected = np.asarray(jax.jit(fn, device=cpu())(values))
+        np.testing.assert_allclose(np.asarray(out), expected, rtol=1e-6,
+                                   err_msg=name)
+        conftest.record(f"donate_argnums[{name}]", "float32", True)
