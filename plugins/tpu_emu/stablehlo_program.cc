@@ -1,6 +1,5 @@
 #include "plugins/tpu_emu/stablehlo_program.h"
 
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,24 +45,10 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
               reinterpret_cast<void*>(arguments[i].value))));
     }
     state->results.clear();
-    // An output in a donated input's memory is computed aside and copied
-    // there after the run: the interpreter writes results in place as ops
-    // produce them, and an op that is not elementwise (a transpose, a dot)
-    // would overwrite input it has yet to read.
-    state->aliased.clear();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const pjrtx::ir::Shape& shape = entry.result_types[i].shape;
-      bool aliased = false;
-      for (const pjrtx::DeviceAddress& argument : arguments) {
-        aliased |= argument.value == outputs[i].value && shape.size_bytes() > 0;
-      }
-      if (aliased) {
-        state->aliased.push_back(i);
-        state->results.push_back(pjrtx::cpu::Literal::ForOverwrite(shape));
-      } else {
-        state->results.push_back(pjrtx::cpu::Literal::View(
-            shape, reinterpret_cast<void*>(outputs[i].value)));
-      }
+      state->results.push_back(
+          pjrtx::cpu::Literal::View(entry.result_types[i].shape,
+                                    reinterpret_cast<void*>(outputs[i].value)));
     }
     std::optional<pjrtx::cpu::LaunchCollectives> collectives;
     if (context.launch != nullptr) collectives.emplace(context);
@@ -71,12 +56,6 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
     absl::Status status = state->interpreter.RunInto(
         state->arguments, absl::MakeSpan(state->results));
     state->interpreter.set_collectives(nullptr);
-    if (status.ok()) {
-      for (size_t i : state->aliased) {
-        std::memcpy(reinterpret_cast<void*>(outputs[i].value),
-                    state->results[i].data(), state->results[i].size_bytes());
-      }
-    }
     Release(std::move(state));
     return status;
   }
@@ -89,7 +68,6 @@ class InterpretedProgram : public pjrtx::DeviceProgram {
     pjrtx::cpu::Interpreter interpreter;
     std::vector<pjrtx::cpu::TensorValue> arguments;
     std::vector<pjrtx::cpu::Literal> results;
-    std::vector<size_t> aliased;  // Outputs in an argument's memory.
   };
 
   std::unique_ptr<RunState> Acquire() {
@@ -131,7 +109,9 @@ absl::StatusOr<pjrtx::CompiledProgram> CompileStableHlo(
   pjrtx::cpu::InterpreterOptions run_options;
   run_options.bf16_f32_dots = tpu_precision;
   compiled.compiled.quick_to_run = pjrtx::cpu::IsQuickProgram(compiled.program);
-  compiled.compiled.outputs_may_alias_inputs = true;  // See Run.
+  // The interpreter computes an output that shares a donated input's memory
+  // aside unless no later op reads the input (Interpreter::BoundMemory).
+  compiled.compiled.outputs_may_alias_inputs = true;
   compiled.compiled.program = std::make_unique<InterpretedProgram>(
       std::move(compiled.program), run_options);
   return std::move(compiled.compiled);

@@ -1,6 +1,7 @@
 #include "runtime/cpu/interpreter.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -321,7 +322,7 @@ absl::Status Interpreter::RunInto(absl::Span<const TensorValue> arguments,
 }
 
 const Literal* Interpreter::BoundMemory(
-    int value, const std::vector<TensorValue>& environment) const {
+    int value, const std::vector<TensorValue>& environment, bool elementwise) {
   if (depth_ != 1) return nullptr;
   const Literal* memory = nullptr;
   for (const auto& [id, literal] : bound_) {
@@ -332,10 +333,62 @@ const Literal* Interpreter::BoundMemory(
     const Literal& t = environment[p].tensor;
     if (memory->data() < t.data() + t.size_bytes() &&
         t.data() < memory->data() + memory->size_bytes()) {
-      return nullptr;
+      // A donated input's memory, taken over exactly by an elementwise op
+      // that is its last reader: each element is read before it is
+      // written, so the result goes there without a copy.
+      const bool exact =
+          t.data() == memory->data() && t.size_bytes() == memory->size_bytes();
+      if (!elementwise || !exact || !OverwritableArgument(p, value)) {
+        return nullptr;
+      }
     }
   }
   return memory;
+}
+
+bool Interpreter::OverwritableArgument(int parameter, int value) {
+  const ir::Computation& entry = program_.computations[program_.entry];
+  if (entry_defined_at_.empty()) {
+    entry_defined_at_.assign(entry.num_values, -1);
+    entry_last_read_.assign(entry.num_values, -1);
+    for (int i = 0; i < static_cast<int>(entry.instructions.size()); ++i) {
+      const Instruction& inst = entry.instructions[i];
+      for (int r : inst.results) entry_defined_at_[r] = i;
+      // Ops whose results may share an operand's storage, or that hand it
+      // to other computations: the operand's storage may be read after
+      // them through another name.
+      bool keeps = !inst.regions.empty();
+      switch (inst.opcode) {
+        case OpCode::kReshape:
+        case OpCode::kBitcastConvert:
+        case OpCode::kTuple:
+        case OpCode::kGetTupleElement:
+        case OpCode::kOptimizationBarrier:
+        case OpCode::kCall:
+          keeps = true;
+          break;
+        default:
+          break;
+      }
+      for (int o : inst.operands) {
+        entry_last_read_[o] =
+            keeps ? INT_MAX : std::max(entry_last_read_[o], i);
+      }
+      for (int region : inst.regions) {
+        for (int v : program_.computations[region].captures) {
+          entry_last_read_[v] = INT_MAX;
+        }
+      }
+    }
+    for (int r : entry.results) entry_last_read_[r] = INT_MAX;
+  }
+  if (parameter < 0 || value < 0 ||
+      parameter >= static_cast<int>(entry_last_read_.size()) ||
+      value >= static_cast<int>(entry_defined_at_.size())) {
+    return false;
+  }
+  const int defined_at = entry_defined_at_[value];
+  return defined_at >= 0 && entry_last_read_[parameter] <= defined_at;
 }
 
 absl::StatusOr<std::vector<TensorValue>> Interpreter::CallRegion(
@@ -739,8 +792,11 @@ absl::Status Interpreter::ExecuteFusedElementwise(
   // BoundMemory); operands are read where they are.
   absl::InlinedVector<Literal, 4> fresh(inst.results.size());
   absl::InlinedVector<Literal*, 4> outputs;
+  // With one result, each element is read before that element of the
+  // result is written, so it may take over a donated operand's memory.
+  const bool elementwise = inst.results.size() == 1;
   for (size_t i = 0; i < inst.results.size(); ++i) {
-    const Literal* bound = BoundMemory(inst.results[i], env);
+    const Literal* bound = BoundMemory(inst.results[i], env, elementwise);
     if (bound == nullptr) {
       fresh[i] = Literal::ForOverwrite(inst.result_types[i].shape);
     }

@@ -118,15 +118,29 @@ class Interpreter {
   // The caller memory entry value `value` may be computed in, or null:
   // only entry values Run bound (depth 1), and only when no argument
   // shares the memory (a donated input that a later op still reads must
-  // not be overwritten early).
+  // not be overwritten early) or, with `elementwise` (the op reads each
+  // operand element only to write the same element of the value), the one
+  // argument that shares it exactly is read by nothing after the op
+  // (OverwritableArgument).
   const Literal* BoundMemory(int value,
-                             const std::vector<TensorValue>& environment) const;
+                             const std::vector<TensorValue>& environment,
+                             bool elementwise = false);
+  // Whether entry parameter `parameter` may be overwritten by the op that
+  // defines entry value `value`: nothing after that op reads it, it is not
+  // an entry result, and no op makes a value that may share its storage
+  // (reshape, bitcast, tuple, control flow) from it.
+  bool OverwritableArgument(int parameter, int value);
 
   // Entry values bound to caller memory (see Run): (value id, memory).
   // A vector, cleared between runs, so its storage is reused.
   std::vector<std::pair<int, Literal>> bound_;
   // The entry computation's values during RunInto, reused likewise.
   std::vector<TensorValue> entry_environment_;
+  // Per entry value: the index of the entry instruction that defines it,
+  // and of the last that reads it (-1: none; INT_MAX: read in a way that
+  // may keep its storage); made on first use.
+  std::vector<int> entry_defined_at_;
+  std::vector<int> entry_last_read_;
   CollectiveContext* collectives_ = nullptr;
   CollectiveSequence sequence_;
 };
