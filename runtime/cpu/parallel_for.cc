@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -98,7 +99,17 @@ Helpers* SharedHelpers() {
 }  // namespace
 
 int ParallelForWidth() {
-  static const int width = CoresAvailable();
+  static const int width = [] {
+    const int cores = CoresAvailable();
+    // A cap for comparisons against one-thread baselines, or to leave
+    // cores to the rest of the process.
+    const char* cap = std::getenv("PJRTX_CPU_THREADS");
+    if (cap == nullptr) return cores;
+    char* end = nullptr;
+    const long value = std::strtol(cap, &end, 10);
+    if (end == cap || *end != '\0' || value < 1) return cores;
+    return static_cast<int>(std::min<long>(value, cores));
+  }();
   return width;
 }
 

@@ -19,7 +19,8 @@ namespace pjrtx::cpu {
 // `body` must not throw and may run on any thread.
 void ParallelFor(int64_t count, absl::FunctionRef<void(int64_t)> body);
 
-// How many threads a ParallelFor may use (cores the process may run on).
+// How many threads a ParallelFor may use: the cores the process may run on,
+// at most $PJRTX_CPU_THREADS when that is a positive number.
 int ParallelForWidth();
 
 }  // namespace pjrtx::cpu

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -305,6 +306,9 @@ std::optional<RatioResult> CompareTriangularSolve(
 
 int main(int argc, char** argv) {
   int exit_code = 0;
+  // The baselines run on one thread, so the engine's loops must too (set
+  // before the plugin reads it), unless the caller chose otherwise.
+  setenv("PJRTX_CPU_THREADS", "1", /*overwrite=*/0);
   // One chip with room for the 64 Mi-element chain and its intermediates.
   auto setup = pjrtx::bench::OpenBenchmarkClient(
       argc, argv,
