@@ -33,7 +33,10 @@ struct CompileOptions : ir::LowerOptions {
 // ill-typed programs, UNIMPLEMENTED for unsupported ops and types. `text`
 // may also be a StableHLO portable artifact (MLIR bytecode of VHLO, as
 // frameworks hand it over), read by compiler_stub/bytecode; malformed or
-// too new artifacts are INVALID_ARGUMENT naming the offset or version.
+// too new artifacts are INVALID_ARGUMENT naming the offset or version, and
+// errors in an artifact's program carry the source position its locations
+// name, "file:L:C: " (for JAX, the user's Python line; "0:0: " where the
+// location names none).
 absl::StatusOr<ir::Program> Compile(std::string_view text,
                                     const CompileOptions& options);
 

@@ -39,6 +39,9 @@ enum BuiltinAttributeCode : uint64_t {
   kBuiltinDenseResource = 16,
   kBuiltinDenseArray = 17,
   kBuiltinDenseIntOrFp = 18,
+  // Appended when MLIR's locations became ranges; a plain file:line:col
+  // stays kBuiltinFileLineColLoc.
+  kBuiltinFileLineColRange = 22,
 };
 
 enum BuiltinTypeCode : uint64_t {
@@ -381,12 +384,83 @@ class AttributeTable::Decoder {
                            reader_.ReadBytes(size));
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
   }
-  absl::Status SkipLocations() {
-    PJRTX_ASSIGN_OR_RETURN(uint64_t count, reader_.ReadCount("locations"));
-    for (uint64_t i = 0; i < count; ++i) {
-      PJRTX_RETURN_IF_ERROR(reader_.ReadVarInt().status());
+  // A reference to a location: its source position (line 0 for none).
+  absl::StatusOr<mlir::Location> LocationRef() {
+    PJRTX_ASSIGN_OR_RETURN(const DecodedAttribute* location, Ref());
+    if (location->kind != DecodedAttribute::Kind::kLocation) {
+      return reader_.Error("expected a location attribute");
     }
-    return absl::OkStatus();
+    return location->location;
+  }
+  absl::StatusOr<int> LineOrColumn() {
+    PJRTX_ASSIGN_OR_RETURN(uint64_t value, reader_.ReadVarInt());
+    if (value > static_cast<uint64_t>(std::numeric_limits<int>::max())) {
+      return reader_.Error(
+          absl::StrCat("line or column number ", value, " out of range"));
+    }
+    return static_cast<int>(value);
+  }
+  // The builtin location attributes. Only the position an error message
+  // can point to is kept: for JAX, a NameLoc ("jit(f)/sin") around a
+  // CallSiteLoc whose callee is the user's frame (file:line:col) and whose
+  // caller is the rest of the Python stack.
+  absl::Status BuiltinLocation(uint64_t code, DecodedAttribute& out) {
+    out.kind = DecodedAttribute::Kind::kLocation;
+    switch (code) {
+      case kBuiltinCallSiteLoc: {
+        PJRTX_ASSIGN_OR_RETURN(mlir::Location callee, LocationRef());
+        PJRTX_ASSIGN_OR_RETURN(mlir::Location caller, LocationRef());
+        out.location = callee.line > 0 ? callee : caller;
+        return absl::OkStatus();
+      }
+      case kBuiltinFileLineColLoc:
+      case kBuiltinFileLineColRange: {
+        PJRTX_ASSIGN_OR_RETURN(const DecodedAttribute* file, Ref());
+        if (file->kind != DecodedAttribute::Kind::kString) {
+          return reader_.Error("location file name is not a string");
+        }
+        // A range lists what it has: nothing, the line, then the start
+        // column, then where it ends (which messages do not need).
+        uint64_t count = 2;
+        if (code == kBuiltinFileLineColRange) {
+          PJRTX_ASSIGN_OR_RETURN(count, reader_.ReadCount("line and columns"));
+          if (count > 4) {
+            return reader_.Error(absl::StrCat("location range with ", count,
+                                              " line and column numbers"));
+          }
+        }
+        int numbers[4] = {0, 0, 0, 0};
+        for (uint64_t i = 0; i < count; ++i) {
+          PJRTX_ASSIGN_OR_RETURN(numbers[i], LineOrColumn());
+        }
+        // Line 0 is MLIR's unknown line: no position to point to.
+        if (numbers[0] > 0) {
+          out.location.line = numbers[0];
+          out.location.column = numbers[1];
+          out.location.file = table_.FileName(*file);
+        }
+        return absl::OkStatus();
+      }
+      case kBuiltinFusedLoc:
+      case kBuiltinFusedLocWithMetadata: {
+        PJRTX_ASSIGN_OR_RETURN(uint64_t count, reader_.ReadCount("locations"));
+        for (uint64_t i = 0; i < count; ++i) {
+          PJRTX_ASSIGN_OR_RETURN(mlir::Location location, LocationRef());
+          if (out.location.line == 0) out.location = std::move(location);
+        }
+        if (code == kBuiltinFusedLocWithMetadata) {
+          PJRTX_RETURN_IF_ERROR(Ref().status());
+        }
+        return absl::OkStatus();
+      }
+      case kBuiltinNameLoc: {
+        PJRTX_RETURN_IF_ERROR(StringAttribute().status());
+        PJRTX_ASSIGN_OR_RETURN(out.location, LocationRef());
+        return absl::OkStatus();
+      }
+      default:  // kBuiltinUnknownLoc
+        return absl::OkStatus();
+    }
   }
 
   absl::Status BuiltinAttribute(DecodedAttribute& out) {
@@ -455,13 +529,12 @@ class AttributeTable::Decoder {
       }
       case kBuiltinCallSiteLoc:
       case kBuiltinFileLineColLoc:
+      case kBuiltinFileLineColRange:
       case kBuiltinFusedLoc:
       case kBuiltinFusedLocWithMetadata:
       case kBuiltinNameLoc:
       case kBuiltinUnknownLoc:
-        // Locations carry nothing the tree keeps; their bytes are not read.
-        out.kind = Kind::kLocation;
-        return absl::OkStatus();
+        return BuiltinLocation(code, out);
       case kBuiltinDenseArray: {
         out.kind = Kind::kDenseArray;
         PJRTX_ASSIGN_OR_RETURN(out.type, TypeRef());
@@ -940,6 +1013,13 @@ absl::Status AttributeTable::Spend(uint64_t weight,
         "attributes and types expand beyond what the input justifies");
   }
   return absl::OkStatus();
+}
+
+std::shared_ptr<const std::string> AttributeTable::FileName(
+    const DecodedAttribute& name) {
+  std::shared_ptr<const std::string>& file = file_names_[&name];
+  if (file == nullptr) file = std::make_shared<const std::string>(name.text);
+  return file;
 }
 
 absl::StatusOr<const DecodedAttribute*> AttributeTable::ReadAttribute(

@@ -1,12 +1,15 @@
 // Decodes, on demand and once each, the attributes and types of a bytecode
 // file: builtin ones (BuiltinDialectBytecode.td) and VHLO ones
 // (VhloBytecode.cpp). Attributes of other dialects (sdy, ...) are kept as
-// opaque values naming their dialect; locations are never decoded.
+// opaque values naming their dialect. A location decodes to the one source
+// position an error message needs (DecodedAttribute::location).
 #ifndef PJRTX_COMPILER_STUB_BYTECODE_ATTRIBUTE_TABLE_H_
 #define PJRTX_COMPILER_STUB_BYTECODE_ATTRIBUTE_TABLE_H_
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -34,9 +37,16 @@ class AttributeTable {
   // Counts `weight` against the decoding budget.
   absl::Status Spend(uint64_t weight, const EncodingReader& reader);
 
+  // The file name of a location, one copy per string attribute however
+  // many locations name it.
+  std::shared_ptr<const std::string> FileName(const DecodedAttribute& name);
+
   const BytecodeFile& file_;
   std::vector<std::unique_ptr<DecodedAttribute>> attributes_;
   std::vector<std::unique_ptr<mlir::Type>> types_;
+  std::unordered_map<const DecodedAttribute*,
+                     std::shared_ptr<const std::string>>
+      file_names_;
   // Entries being decoded, to reject an entry that refers to itself.
   std::vector<bool> attribute_busy_;
   std::vector<bool> type_busy_;

@@ -38,7 +38,7 @@ struct DecodedAttribute {
     kStruct,              // enum_name: the StableHLO mnemonic ("axis_ref"),
                           // entries: its fields (Shardy-style mesh
                           // attributes of collectives)
-    kLocation,            // skipped content
+    kLocation,            // location: the source position it names
     kOpaque,              // text: "<dialect> attribute <code>" kept whole
   };
   Kind kind = Kind::kUnit;
@@ -53,6 +53,10 @@ struct DecodedAttribute {
   std::vector<uint8_t> data;
   std::vector<int64_t> integers;
   std::vector<int64_t> integers2;
+  // kLocation: the first file position found through name and call-site
+  // locations (the callee before the caller) and fused ones (in order);
+  // line 0 when there is none (an unknown location, a file without a line).
+  mlir::Location location;
   // Which dialect encoded it: "vhlo", "builtin", "sdy", ...
   std::string dialect;
   // Nodes and bytes held, nested values included: the table bounds the sum

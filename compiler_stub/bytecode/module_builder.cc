@@ -55,6 +55,15 @@ class Builder {
     return file_.op_names[op.name].full_name;
   }
 
+  // Where the op's location says it comes from, for messages. A location
+  // that does not decode costs the op its position, not the program.
+  mlir::Location SourceLocation(const RawOp& op) {
+    absl::StatusOr<const DecodedAttribute*> location =
+        table_.Attribute(op.location);
+    if (!location.ok() || (*location)->kind != Kind::kLocation) return {};
+    return (*location)->location;
+  }
+
   // Inherent attributes (named by `inherent`, from properties or the
   // attribute dictionary) and the discardable rest.
   absl::Status CollectAttributes(const RawOp& op,
@@ -133,6 +142,7 @@ class Builder {
     if (const DecodedAttribute* name = Find(inherent, "sym_name")) {
       module.name = name->text;
     }
+    module.location = SourceLocation(op);
     PJRTX_ASSIGN_OR_RETURN(module.attributes, ConvertAll(discardable));
     if (op.regions.size() != 1 || op.regions[0].blocks.size() > 1) {
       return absl::InvalidArgumentError(
@@ -174,6 +184,7 @@ class Builder {
           "function without a name or a function type");
     }
     function.name = name->text;
+    function.location = SourceLocation(op);
     if (const DecodedAttribute* visibility = Find(inherent, "sym_visibility")) {
       function.visibility = visibility->text;
     }
@@ -282,6 +293,8 @@ class Builder {
     return absl::OkStatus();
   }
 
+  // Operand uses get the op's location, as in text, where a use is
+  // written inside its op.
   absl::Status Operands(const RawOp& raw, mlir::Operation& op) {
     for (uint64_t id : raw.operand_ids) {
       auto found = values_.find(id);
@@ -290,6 +303,7 @@ class Builder {
             Name(raw), " uses a value defined in a region it cannot see"));
       }
       op.operands.push_back(found->second.ref);
+      op.operands.back().location = op.location;
       op.operand_types.push_back(found->second.type);
     }
     return absl::OkStatus();
@@ -345,6 +359,7 @@ class Builder {
     }
 
     mlir::Operation op;
+    op.location = SourceLocation(raw);
     PJRTX_RETURN_IF_ERROR(Operands(raw, op));
     PJRTX_RETURN_IF_ERROR(Results(raw, op));
     if (name.compare(0, kVhloPrefix.size(), kVhloPrefix) == 0) {

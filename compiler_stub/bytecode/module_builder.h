@@ -4,7 +4,10 @@
 // operands, attribute names and shapes (dimension numbers imploded into
 // #stablehlo.gather<...>, dense arrays as array<i64: ...>, defaults left
 // out as the StableHLO printer leaves them out), regions and functions.
-// What VhloLegalizeToStablehlo.cpp does to IR, this does to the tree.
+// What VhloLegalizeToStablehlo.cpp does to IR, this does to the tree. Each
+// op's Location is the source position its MLIR location names (for JAX,
+// the user's file:line:col), where the text parser puts the op's place in
+// the text.
 #ifndef PJRTX_COMPILER_STUB_BYTECODE_MODULE_BUILDER_H_
 #define PJRTX_COMPILER_STUB_BYTECODE_MODULE_BUILDER_H_
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/mlir/location_text.h"
 
 namespace pjrtx::ir {
 namespace {
@@ -34,13 +35,13 @@ absl::StatusOr<std::vector<int64_t>> DenseIntegers(const Attribute& a) {
 absl::Status ErrorAt(const mlir::Location& location,
                      absl::string_view message) {
   return absl::InvalidArgumentError(
-      absl::StrCat(location.line, ":", location.column, ": ", message));
+      absl::StrCat(mlir::LocationText(location), ": ", message));
 }
 
 absl::Status UnsupportedAt(const mlir::Location& location,
                            absl::string_view message) {
   return absl::UnimplementedError(
-      absl::StrCat(location.line, ":", location.column, ": ", message));
+      absl::StrCat(mlir::LocationText(location), ": ", message));
 }
 
 const Attribute* AttributeReader::Find(absl::string_view name) const {

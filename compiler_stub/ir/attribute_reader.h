@@ -15,9 +15,10 @@
 
 namespace pjrtx::ir {
 
-// "L:C: <message>" as INVALID_ARGUMENT.
+// "<location>: <message>" as INVALID_ARGUMENT, the location as
+// mlir::LocationText writes it ("L:C" for text, "file:L:C" for artifacts).
 absl::Status ErrorAt(const mlir::Location& location, absl::string_view message);
-// "L:C: <message>" as UNIMPLEMENTED.
+// "<location>: <message>" as UNIMPLEMENTED.
 absl::Status UnsupportedAt(const mlir::Location& location,
                            absl::string_view message);
 

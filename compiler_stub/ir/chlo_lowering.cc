@@ -267,6 +267,26 @@ absl::Status LowerMulhi(OpState& s) {
   return b.Finish(b.Convert(high, type));
 }
 
+// x * x in x's own type: chlo's decomposition of square for real types
+// (complex ones are expanded before lowering), which the portable artifact
+// of the same program carries in its place.
+absl::Status LowerSquare(OpState& s) {
+  PJRTX_RETURN_IF_ERROR(s.RequireOperands(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireResults(1));
+  PJRTX_RETURN_IF_ERROR(s.RequireTensors());
+  const ElementType type = s.shape(0).type;
+  if (!IsFloat(type) && !IsInteger(type)) {
+    return s.Error(absl::StrCat("does not accept ", ElementTypeToMlir(type),
+                                "; expected an integer or floating-point "
+                                "type"));
+  }
+  if (absl::Status result = s.ExpectResult(0, s.shape(0)); !result.ok()) {
+    return result;
+  }
+  InstructionBuilder b(s);
+  return b.Finish(Mul(b, b.Operand(0), b.Operand(0)));
+}
+
 // The k largest elements along the last dimension, in descending order
 // (ties in their original order; floats by total order, so NaN above
 // infinity), and their indices: a stable sort of (x, iota) and two slices.
@@ -344,6 +364,8 @@ bool LowerChloOp(OpState& s, absl::Status* status) {
     *status = LowerInfinityTest(s, true, false);
   } else if (name == "chlo.is_neg_inf") {
     *status = LowerInfinityTest(s, false, true);
+  } else if (name == "chlo.square") {
+    *status = LowerSquare(s);
   } else if (name == "chlo.mulhi") {
     *status = LowerMulhi(s);
   } else if (name == "chlo.top_k") {

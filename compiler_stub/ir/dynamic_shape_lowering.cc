@@ -1,10 +1,11 @@
 // Dynamic-shape ops whose shape operands are constants are their static
 // forms: dynamic_iota, dynamic_broadcast_in_dim and dynamic_reshape are
 // iota, broadcast_in_dim and reshape once their output shape is checked
-// against the (static) result type; dynamic_pad, dynamic_gather and
-// dynamic_conv are pad, gather and convolution with the constant operands
-// turned into the attributes those take. Programs here have static shapes,
-// so a shape operand computed at run time is UNIMPLEMENTED.
+// against the (static) result type; dynamic_pad, dynamic_gather,
+// dynamic_conv and real_dynamic_slice are pad, gather, convolution and
+// slice with the constant operands turned into the attributes those take.
+// Programs here have static shapes, so a shape operand computed at run time
+// is UNIMPLEMENTED.
 #include <optional>
 #include <string>
 #include <utility>
@@ -86,6 +87,10 @@ const Rewrite* Find(const std::string& name) {
        5},
       {"stablehlo.dynamic_gather", "stablehlo.gather", {{2, "slice_sizes"}}, 3},
       {"stablehlo.dynamic_conv", "stablehlo.convolution", {{2, "padding"}}, 3},
+      {"stablehlo.real_dynamic_slice",
+       "stablehlo.slice",
+       {{1, "start_indices"}, {2, "limit_indices"}, {3, "strides"}},
+       4},
   };
   for (const Rewrite& rewrite : *rewrites) {
     if (name == rewrite.dynamic_name) return &rewrite;

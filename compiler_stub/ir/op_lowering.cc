@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/instruction_builder.h"
 #include "compiler_stub/ir/type_conversion.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::ir {
@@ -24,7 +25,6 @@ const std::set<std::string>& UnsupportedOps() {
       "stablehlo.einsum",
       "stablehlo.fft",
       "stablehlo.rng",
-      "stablehlo.rng_bit_generator",
       "stablehlo.uniform_dequantize",
       "stablehlo.uniform_quantize",
       "stablehlo.torch_index_select",
@@ -333,6 +333,8 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
   } else if (op.name == "stablehlo.after_all" ||
              op.name == "stablehlo.optimization_barrier") {
     status = LowerPassThrough(s);
+  } else if (op.name == "stablehlo.rng_bit_generator") {
+    status = LowerRngBitGenerator(s);
   } else if (op.name == "stablehlo.infeed" || op.name == "stablehlo.outfeed") {
     return UnsupportedAt(op.location,
                          absl::StrCat(op.name,
@@ -347,14 +349,19 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     if (!results.ok()) {
       return absl::Status(
           results.status().code(),
-          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                       " as ", static_op.name, " with its constant operands: ",
+          absl::StrCat(mlir::LocationText(op.location), ": ", op.name, " as ",
+                       static_op.name, " with its constant operands: ",
                        results.status().message()));
     }
     return results;
   } else if (UnsupportedOps().count(op.name)) {
-    return UnsupportedAt(op.location,
-                         absl::StrCat("op ", op.name, " is not supported"));
+    // A custom call is named by its target: the op alone does not say
+    // which of JAX's many calls is missing.
+    std::string what = absl::StrCat("op ", op.name);
+    if (const mlir::Attribute* target = s.attributes.Find("call_target_name")) {
+      absl::StrAppend(&what, " with call target '", target->string_value, "'");
+    }
+    return UnsupportedAt(op.location, absl::StrCat(what, " is not supported"));
   } else if (!LowerElementwiseOp(s, &status) && !LowerShapeOp(s, &status) &&
              !LowerRegionOp(s, &status) && !LowerLinearAlgebraOp(s, &status) &&
              !LowerChloOp(s, &status) && !LowerCollectiveOp(s, &status)) {
@@ -368,7 +375,7 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
     }
     if (!matches) {
       return absl::InternalError(
-          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+          absl::StrCat(mlir::LocationText(op.location), ": ", op.name,
                        ": its composition does not give the declared results"));
     }
     return *std::move(s.composed);

@@ -110,6 +110,9 @@ bool LowerChloOp(OpState& state, absl::Status* status);
 absl::Status LowerRaggedDot(OpState& state);
 // chlo.scan (scan_lowering.cc).
 absl::Status LowerScan(OpState& state);
+// stablehlo.rng_bit_generator, with XLA:CPU's bits
+// (rng_bit_generator_lowering.cc).
+absl::Status LowerRngBitGenerator(OpState& state);
 // Collectives, send/recv, replica_id and partition_id.
 bool LowerCollectiveOp(OpState& state, absl::Status* status);
 

@@ -12,6 +12,7 @@
 #include "compiler_stub/mlir/custom_op_helpers.h"
 #include "compiler_stub/mlir/parser_impl.h"
 #include "compiler_stub/mlir/stablehlo_attribute_syntax.h"
+#include "compiler_stub/mlir/stablehlo_struct_defaults.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::mlir {
@@ -352,6 +353,7 @@ absl::Status Parser::ParseDialectAttribute(Attribute* attribute) {
       ParseKeyValueEntries(TokenKind::kGreater, &attribute->entries);
   if (entries.ok() && Is(TokenKind::kGreater)) {
     Advance();
+    AddOmittedStructFields(*attribute, name_token.location);
     return absl::OkStatus();
   }
   if (entries.ok()) entries = Error("',' or '>'");

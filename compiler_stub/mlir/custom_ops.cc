@@ -7,6 +7,8 @@ CustomOpParser FindCustomOpParser(std::string_view name) {
   if (name.substr(0, kStablehlo.size()) == kStablehlo) {
     return FindStablehloOpParser(name.substr(kStablehlo.size()));
   }
+  constexpr std::string_view kSdy = "sdy.";
+  if (name.substr(0, kSdy.size()) == kSdy) return FindSdyOpParser(name);
   return FindSupportOpParser(name);
 }
 

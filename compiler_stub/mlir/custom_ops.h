@@ -16,6 +16,8 @@ CustomOpParser FindCustomOpParser(std::string_view name);
 CustomOpParser FindStablehloOpParser(std::string_view mnemonic);
 // support_ops.cc: the func, check, interpreter and chlo ops.
 CustomOpParser FindSupportOpParser(std::string_view name);
+// sdy_ops.cc: Shardy's ops, by full name.
+CustomOpParser FindSdyOpParser(std::string_view name);
 
 // stablehlo_region_ops.cc: the custom forms that carry regions.
 absl::Status ParseWhileOp(Parser& parser, Operation& op);

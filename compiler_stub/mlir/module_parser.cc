@@ -10,6 +10,18 @@
 #include "support/status_macros.h"
 
 namespace pjrtx::mlir {
+namespace {
+
+// Keeps an op found at module level for the verifier to reject, except
+// Shardy's meshes: they only name the devices of sharding annotations, and
+// the bytecode reader drops them too, so both front ends build the same
+// tree.
+void AddModuleLevelOp(Operation op, Module* module) {
+  if (op.name == "sdy.mesh") return;
+  module->other_operations.push_back(std::move(op));
+}
+
+}  // namespace
 
 absl::StatusOr<Module> Parser::ParseModule() {
   Module module;
@@ -43,7 +55,7 @@ absl::Status Parser::ParseTopLevelItem(Module* module, bool* saw_module,
     return absl::OkStatus();
   }
   PJRTX_ASSIGN_OR_RETURN(Operation op, ParseOperation());
-  module->other_operations.push_back(std::move(op));
+  AddModuleLevelOp(std::move(op), module);
   return absl::OkStatus();
 }
 
@@ -62,7 +74,7 @@ absl::Status Parser::ParseModuleOp(Module* module) {
       module->functions.push_back(std::move(function));
     } else {
       PJRTX_ASSIGN_OR_RETURN(Operation op, ParseOperation());
-      module->other_operations.push_back(std::move(op));
+      AddModuleLevelOp(std::move(op), module);
     }
   }
   return SkipOptionalLocation();

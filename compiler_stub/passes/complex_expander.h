@@ -20,6 +20,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "compiler_stub/mlir/ast.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/mlir/parser.h"
 #include "compiler_stub/passes/complex_expansion.h"
 
@@ -112,8 +113,8 @@ inline absl::Status SplitComplexLiteral(const Operation& op,
   if (text.size() < 5 || text.front() != '(' || text.back() != ')' ||
       comma == std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(
-        op.location.line, ":", op.location.column, ": ", op.name,
-        ": complex literal '", text, "', expected (real, imaginary)"));
+        mlir::LocationText(op.location), ": ", op.name, ": complex literal '",
+        text, "', expected (real, imaginary)"));
   }
   *re = std::string(absl::StripAsciiWhitespace(text.substr(1, comma - 1)));
   *im = std::string(absl::StripAsciiWhitespace(
@@ -178,8 +179,8 @@ class ComplexExpander {
  private:
   static absl::Status Unsupported(const Operation& op, absl::string_view what) {
     return absl::UnimplementedError(
-        absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                     " ", what, " is not supported"));
+        absl::StrCat(mlir::LocationText(op.location), ": ", op.name, " ", what,
+                     " is not supported"));
   }
 
   ValueRef Fresh() { return Named(absl::StrCat("__cx", (*counter_)++)); }
@@ -195,7 +196,7 @@ class ComplexExpander {
     absl::StatusOr<mlir::Module> module = mlir::ParseModule(function);
     if (!module.ok()) {
       status_ = absl::InternalError(
-          absl::StrCat(location_.line, ":", location_.column, ": expanding ",
+          absl::StrCat(mlir::LocationText(location_), ": expanding ",
                        expanding_, ": ", module.status().message()));
       return result;
     }
@@ -326,7 +327,7 @@ class ComplexExpander {
     auto it = parts_.find(KeyOf(op.operands[operand]));
     if (it == parts_.end()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+          absl::StrCat(mlir::LocationText(op.location), ": ", op.name,
                        " uses %", op.operands[operand].name,
                        ", which is not a complex value defined before it"));
     }

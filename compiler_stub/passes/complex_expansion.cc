@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/passes/complex_expander.h"
 #include "support/status_macros.h"
 
@@ -25,11 +26,10 @@ absl::Status ComplexExpander::ExpandFunction(mlir::Function& function,
     mlir::FunctionArgument& argument = function.arguments[i];
     if (!IsComplex(argument.type)) continue;
     if (argument.type.kind != Type::Kind::kTensor) {
-      return absl::UnimplementedError(
-          absl::StrCat(argument.location.line, ":", argument.location.column,
-                       ": function @", function.name, " argument %",
-                       argument.name, " of ", argument.type.text,
-                       ": complex values are supported in tensors only"));
+      return absl::UnimplementedError(absl::StrCat(
+          mlir::LocationText(argument.location), ": function @", function.name,
+          " argument %", argument.name, " of ", argument.type.text,
+          ": complex values are supported in tensors only"));
     }
     signature->arguments[i] = true;
     const Type complex_type = argument.type;
@@ -49,8 +49,8 @@ absl::Status ComplexExpander::ExpandFunction(mlir::Function& function,
     // (and its element text no complex<...> to take the part type from).
     if (function.result_types[i].kind != Type::Kind::kTensor) {
       return absl::UnimplementedError(absl::StrCat(
-          function.location.line, ":", function.location.column, ": function @",
-          function.name, " result ", i, " of ", function.result_types[i].text,
+          mlir::LocationText(function.location), ": function @", function.name,
+          " result ", i, " of ", function.result_types[i].text,
           ": complex values are supported in tensors only"));
     }
     signature->results[i] = true;
@@ -305,10 +305,10 @@ absl::Status ComplexExpander::ExpandControlFlow(const Operation& op) {
           next += 4;
         }
         if (next != arguments.size()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              op.location.line, ":", op.location.column, ": ", op.name,
-              "'s comparator takes ", block.arguments.size(),
-              " arguments, expected two per operand"));
+          return absl::InvalidArgumentError(
+              absl::StrCat(mlir::LocationText(op.location), ": ", op.name,
+                           "'s comparator takes ", block.arguments.size(),
+                           " arguments, expected two per operand"));
         }
         arguments = std::move(paired);
       }
@@ -348,7 +348,7 @@ absl::Status ComplexExpander::ExpandMap(const Operation& op) {
   if (op.num_results != 1 || op.result_types.size() != 1 ||
       op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
+        absl::StrCat(mlir::LocationText(op.location), ": ", op.name,
                      " takes one region of one block and has one result"));
   }
   absl::Status status = ExpandControlFlow(op);
@@ -360,7 +360,7 @@ absl::Status ComplexExpander::ExpandMap(const Operation& op) {
   const std::vector<Operation>& body = both.regions[0].blocks[0].operations;
   if (body.empty() || body.back().operands.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat(
-        op.location.line, ":", op.location.column, ": ", op.name,
+        mlir::LocationText(op.location), ": ", op.name,
         "'s region must end in a return of its one complex value"));
   }
   Parts parts;
@@ -657,9 +657,9 @@ absl::Status ComplexExpander::ExpandOp(Operation& op) {
                                    : op.operands.size();
   if (op.operands.size() != want_operands ||
       op.operand_types.size() != op.operands.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        op.location.line, ":", op.location.column, ": ", name, " takes ",
-        want_operands, " operands, got ", op.operands.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(mlir::LocationText(op.location), ": ", name, " takes ",
+                     want_operands, " operands, got ", op.operands.size()));
   }
   if (name == "stablehlo.fft") return ExpandFft(op);
   if (name == "stablehlo.constant") return ExpandConstant(op);

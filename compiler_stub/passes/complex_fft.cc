@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/passes/complex_expander.h"
 #include "support/status_macros.h"
 
@@ -459,8 +460,8 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
   const int count = static_cast<int>(lengths.size());
   if (count < 1 || count > 3 || count > rank) {
     return absl::InvalidArgumentError(absl::StrCat(
-        op.location.line, ":", op.location.column, ": ", op.name, " length ",
-        count, " must be 1..3 and at most the operand's rank ", rank));
+        mlir::LocationText(op.location), ": ", op.name, " length ", count,
+        " must be 1..3 and at most the operand's rank ", rank));
   }
   const bool real_input = kind == "RFFT";
   const bool real_output = kind == "IRFFT";
@@ -469,8 +470,8 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
         real_output && j == count - 1 ? lengths[j] / 2 + 1 : lengths[j];
     if (lengths[j] <= 0 || dims[rank - count + j] != want) {
       return absl::InvalidArgumentError(
-          absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                       " ", kind, " of length ", lengths[j], " needs ", want,
+          absl::StrCat(mlir::LocationText(op.location), ": ", op.name, " ",
+                       kind, " of length ", lengths[j], " needs ", want,
                        " elements along dimension ", rank - count + j, ", got ",
                        dims[rank - count + j]));
     }
@@ -495,8 +496,8 @@ absl::Status ComplexExpander::ExpandFft(Operation& op) {
     Alias(op, InverseRealDft(y, dims, lengths[count - 1]));
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat(op.location.line, ":", op.location.column, ": ", op.name,
-                     " type '", kind, "', expected FFT, IFFT, RFFT or IRFFT"));
+        absl::StrCat(mlir::LocationText(op.location), ": ", op.name, " type '",
+                     kind, "', expected FFT, IFFT, RFFT or IRFFT"));
   }
   return absl::OkStatus();
 }

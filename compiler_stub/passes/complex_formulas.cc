@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/passes/complex_expander.h"
 
 namespace pjrtx::ir::complex_internal {
@@ -179,6 +180,18 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
                        Select(is_zero, zero, Div(x.im, safe))});
     } else if (op_name == "negate") {
       Define(op, Parts{Op("negate", x.re), Op("negate", x.im)});
+    } else if (name == "chlo.square") {
+      // As chlo's decomposition computes it, which the portable artifact
+      // of the same program carries instead: (a - b)(a + b) + 2(ab) i,
+      // with a real part of +0 wherever |a| = |b| for a finite a (where
+      // the product could be -0).
+      const ValueRef finite =
+          Emit(absl::StrCat("\"stablehlo.is_finite\"(", RefText(x.re), ") : (",
+                            type_, ") -> ", bool_type_));
+      const ValueRef balanced = Compare("EQ", Op("abs", x.re), Op("abs", x.im));
+      Define(op, Parts{Select(Logical("and", finite, balanced), Constant(0),
+                              Mul(Sub(x.re, x.im), Add(x.re, x.im))),
+                       Mul(Constant(2), Mul(x.re, x.im))});
     } else {
       return Unsupported(op, "on complex values");
     }
@@ -233,7 +246,7 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       }
       if (direction != "EQ" && direction != "NE") {
         return absl::InvalidArgumentError(absl::StrCat(
-            op.location.line, ":", op.location.column, ": ", name,
+            mlir::LocationText(op.location), ": ", name,
             " of complex values with direction '", direction,
             "', expected EQ or NE (complex numbers are not ordered)"));
       }

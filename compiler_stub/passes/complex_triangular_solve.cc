@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler_stub/ir/attribute_reader.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/passes/complex_expander.h"
 #include "support/status_macros.h"
 
@@ -60,7 +61,7 @@ ValueRef ComplexExpander::BroadcastAlong(const ValueRef& x,
 absl::Status ComplexExpander::ExpandTriangularSolve(const Operation& op) {
   auto error = [&op](const std::string& what) {
     return absl::InvalidArgumentError(absl::StrCat(
-        op.location.line, ":", op.location.column, ": ", op.name, ": ", what));
+        mlir::LocationText(op.location), ": ", op.name, ": ", what));
   };
   if (op.operands.size() != 2 || op.operand_types.size() != 2) {
     return error(

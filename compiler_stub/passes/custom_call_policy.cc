@@ -11,12 +11,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "compiler_stub/mlir/location_text.h"
 
 namespace pjrtx::ir {
 namespace {
 
 std::string At(const mlir::Location& location) {
-  return absl::StrCat(location.line, ":", location.column, ": ");
+  return absl::StrCat(mlir::LocationText(location), ": ");
 }
 
 const mlir::Attribute* FindAttribute(

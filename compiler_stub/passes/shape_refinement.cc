@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::ir {
@@ -74,7 +75,7 @@ bool IsIntegerElement(const std::string& element) {
 }
 
 std::string At(const mlir::Location& location) {
-  return absl::StrCat(location.line, ":", location.column, ": ");
+  return absl::StrCat(mlir::LocationText(location), ": ");
 }
 
 // Renames the values of inlined code: names defined inside get `prefix`,
@@ -350,6 +351,41 @@ class Refiner {
     return TopK(op, (*k)[0]);
   }
 
+  // `op` (the state, then the output's dims) as stablehlo.rng_bit_generator
+  // of the folded dims, its rng_algorithm kept.
+  absl::Status RefineRngBitGenerator(Operation& op) {
+    const std::vector<int64_t>* dims = Folded(op, 1);
+    if (dims == nullptr || op.result_types.size() != 2 ||
+        op.result_types[1].kind != Type::Kind::kTensor) {
+      return absl::UnimplementedError(
+          absl::StrCat(At(op.location),
+                       "stablehlo.dynamic_rng_bit_generator with an output "
+                       "shape not computed from the argument shapes"));
+    }
+    const Type& output = op.result_types[1];
+    bool fits = dims->size() == output.dims.size();
+    for (size_t d = 0; fits && d < dims->size(); ++d) {
+      fits = (*dims)[d] >= 0 &&
+             (output.dims[d] < 0 || output.dims[d] == (*dims)[d]);
+    }
+    if (!fits) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          At(op.location), "stablehlo.dynamic_rng_bit_generator output shape [",
+          absl::StrJoin(*dims, ","), "] does not fit its result ",
+          output.text));
+    }
+    SetDims(op.result_types[1], *dims);
+    Attributes kept;
+    if (const Attribute* algorithm = Find(op.attributes, "rng_algorithm")) {
+      kept.emplace_back("rng_algorithm", *algorithm);
+    }
+    op.name = "stablehlo.rng_bit_generator";
+    op.operands.resize(1);
+    op.operand_types.resize(1);
+    op.attributes = std::move(kept);
+    return absl::OkStatus();
+  }
+
   absl::Status RefineReduceWindow(Operation& op) {
     const size_t n = op.operands.size() >= 5 ? (op.operands.size() - 5) / 2 : 0;
     const Attribute* called = Find(op.attributes, "called_computations");
@@ -437,6 +473,31 @@ class Refiner {
     return absl::OkStatus();
   }
 
+  // The dims of real_dynamic_slice's result, once its start, limit and
+  // strides are folded (well-formed ones; lowering checks them against the
+  // operand).
+  void RefineSliceDims(Operation& op) {
+    const std::vector<int64_t>* start = Folded(op, 1);
+    const std::vector<int64_t>* limit = Folded(op, 2);
+    const std::vector<int64_t>* strides = Folded(op, 3);
+    if (start == nullptr || limit == nullptr || strides == nullptr ||
+        op.result_types.size() != 1 || !IsDynamic(op.result_types[0])) {
+      return;
+    }
+    const size_t rank = op.result_types[0].dims.size();
+    if (start->size() != rank || limit->size() != rank ||
+        strides->size() != rank) {
+      return;
+    }
+    std::vector<int64_t> dims;
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t from = (*start)[d], to = (*limit)[d], step = (*strides)[d];
+      if (from < 0 || to < from || step <= 0) return;
+      dims.push_back((to - from) / step + ((to - from) % step != 0));
+    }
+    SetDims(op.result_types[0], std::move(dims));
+  }
+
   absl::Status RefineOp(Operation& op) {
     const std::string& name = op.name;
     std::optional<std::vector<int64_t>> values;
@@ -446,6 +507,9 @@ class Refiner {
       if (t == "stablehlo.dynamic_top_k") return RefineTopK(op);
       if (t == "stablehlo.dynamic_reduce_window") return RefineReduceWindow(op);
       if (t == "stablehlo.dynamic_approx_top_k") return RefineApproxTopK(op);
+      if (t == "stablehlo.dynamic_rng_bit_generator") {
+        return RefineRngBitGenerator(op);
+      }
       if (t.rfind("stablehlo.dynamic_", 0) == 0) {
         return absl::UnimplementedError(absl::StrCat(
             At(op.location), "custom_call target '", t,
@@ -478,6 +542,7 @@ class Refiner {
         a->size() == op.result_types[0].dims.size()) {
       SetDims(op.result_types[0], *a);
     }
+    if (name == "stablehlo.real_dynamic_slice") RefineSliceDims(op);
     const std::vector<int64_t>* b = Folded(op, 1);
     if (name == "stablehlo.get_dimension_size") {
       const Attribute* dimension = Find(op.attributes, "dimension");

@@ -22,9 +22,10 @@ bool HasDynamicShapes(const mlir::Module& module);
 // (one list per argument): calls from the entry are inlined, integer values
 // computed from shapes are folded into constants (so shape_assertion sees
 // its predicate, and the shape operands of dynamic ops become constants),
-// every '?' is replaced by its value, and the stablehlo.dynamic_top_k and
-// stablehlo.dynamic_reduce_window custom calls become chlo.top_k and
-// stablehlo.reduce_window. The other functions are removed. Errors:
+// every '?' is replaced by its value, and the stablehlo.dynamic_top_k,
+// stablehlo.dynamic_reduce_window and stablehlo.dynamic_rng_bit_generator
+// custom calls become chlo.top_k, stablehlo.reduce_window and
+// stablehlo.rng_bit_generator. The other functions are removed. Errors:
 // INVALID_ARGUMENT for argument shapes that do not fit the entry's types,
 // UNIMPLEMENTED for a '?' whose value it cannot compute.
 absl::Status RefineShapes(

@@ -14,6 +14,7 @@
 #include "runtime/cli/corpus_case.h"
 #include "runtime/cli/parallel_case.h"
 #include "runtime/cli/parallel_runner.h"
+#include "runtime/cli/run_program_files.h"
 #include "runtime/client/client.h"
 #include "runtime/client/status_from_error.h"
 
@@ -25,7 +26,15 @@ using client::PluginLibrary;
 using client::TakeStatus;
 
 constexpr char kUsage[] =
-    "usage: pjrtx run-mlir --plugin=PATH [--option name=value]... FILE...\n";
+    "usage: pjrtx run-mlir --plugin=PATH [--option name=value]... FILE...\n"
+    "   or: pjrtx run-mlir --plugin=PATH [--option name=value]...\n"
+    "         [--input=ARG.npy]... --output-dir=DIR PROGRAM\n"
+    "The first form runs StableHLO interpreter test files (cases split on\n"
+    "'// -----', checked by their check ops). The second compiles one\n"
+    "StableHLO program (MLIR text), runs it with the .npy inputs as its\n"
+    "arguments, in order, and writes result i to DIR/output_<i>.npy.\n"
+    "bfloat16 and float8 arrays are raw items ('V2', 'V1'), as numpy.save\n"
+    "writes ml_dtypes arrays.\n";
 
 // A case that runs longer than this is reported failed and ends the run
 // (its work cannot be taken back from the device).
@@ -176,10 +185,21 @@ std::string BaseName(const std::string& path) {
 int RunMlir(const std::vector<std::string>& args) {
   std::string plugin_path;
   std::vector<std::string> option_flags, files;
+  ProgramFiles program;
+  bool program_mode = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (absl::StartsWith(arg, "--plugin=")) {
+    if (arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (absl::StartsWith(arg, "--plugin=")) {
       plugin_path = arg.substr(9);
+    } else if (absl::StartsWith(arg, "--input=")) {
+      program.inputs.push_back(arg.substr(8));
+      program_mode = true;
+    } else if (absl::StartsWith(arg, "--output-dir=")) {
+      program.output_dir = arg.substr(13);
+      program_mode = true;
     } else if (arg == "--option" && i + 1 < args.size()) {
       option_flags.push_back(args[++i]);
     } else if (absl::StartsWith(arg, "--")) {
@@ -191,6 +211,12 @@ int RunMlir(const std::vector<std::string>& args) {
   }
   if (plugin_path.empty() || files.empty()) {
     std::cerr << "pjrtx run-mlir: needs --plugin=PATH and at least one file\n"
+              << kUsage;
+    return 2;
+  }
+  if (program_mode && (files.size() != 1 || program.output_dir.empty())) {
+    std::cerr << "pjrtx run-mlir: --input runs one program and needs "
+                 "--output-dir\n"
               << kUsage;
     return 2;
   }
@@ -208,6 +234,15 @@ int RunMlir(const std::vector<std::string>& args) {
   if (!client.ok()) {
     std::cerr << "pjrtx run-mlir: " << client.status().message() << "\n";
     return 1;
+  }
+  if (program_mode) {
+    program.program = files[0];
+    absl::Status status = RunProgramFiles(*client, program, std::cout);
+    if (!status.ok()) {
+      std::cerr << "pjrtx run-mlir: " << status << "\n";
+      return 1;
+    }
+    return 0;
   }
   CaseRunner runner(*client);
   int passed = 0, failed = 0, skipped = 0;

@@ -244,6 +244,27 @@ TEST(ChloLoweringTest, ScanIsAWhileLoopAroundItsRegion) {
               HasSubstr("dimension 1 is out of range for tensor<4xf32>"));
 }
 
+// jnp.square prints as chlo.square; the artifact of the same program
+// carries chlo's decomposition, x * x in x's type, and so does the
+// lowering (bit for bit the same result on both paths).
+TEST(ChloLoweringTest, SquareIsOneMultiplyInItsOwnType) {
+  for (const char* type : {"tensor<4xbf16>", "tensor<4xf64>", "tensor<4xi8>"}) {
+    absl::StatusOr<ir::Program> program = Compile("chlo.square", type, type);
+    ASSERT_TRUE(program.ok()) << program.status();
+    const ir::Computation& entry = program->computations[program->entry];
+    ASSERT_EQ(entry.instructions.size(), 1u) << type;
+    const ir::Instruction& multiply = entry.instructions[0];
+    EXPECT_EQ(multiply.opcode, ir::OpCode::kBinary);
+    EXPECT_EQ(multiply.attributes.binary, ir::BinaryOp::kMultiply);
+    EXPECT_EQ(multiply.operands.at(0), entry.parameters.at(0));
+    EXPECT_EQ(multiply.operands.at(1), entry.parameters.at(0));
+  }
+  // Complex values: the parts' formula (chlo's decomposition too).
+  absl::StatusOr<ir::Program> complex = Compile(
+      "chlo.square", "tensor<3xcomplex<f32>>", "tensor<3xcomplex<f32>>");
+  EXPECT_TRUE(complex.ok()) << complex.status();
+}
+
 TEST(ChloLoweringTest, UnknownChloOpsAreUnimplemented) {
   absl::StatusOr<ir::Program> program =
       Compile("chlo.bessel_i1e", "tensor<3xf32>", "tensor<3xf32>");

@@ -64,7 +64,7 @@ func.func @main(%x: tensor<3x1xf32>) -> tensor<3x2x2xf32> {
   EXPECT_THAT(Last(*broadcast).attributes.dims, ElementsAre(0, 2));
 }
 
-TEST(DynamicShapeLoweringTest, PadGatherAndConvTakeTheirConstants) {
+TEST(DynamicShapeLoweringTest, PadGatherConvAndSliceTakeTheirConstants) {
   absl::StatusOr<ir::Program> pad = Compile(R"(
 func.func @main(%x: tensor<5x4xf32>, %v: tensor<f32>) -> tensor<7x5xf32> {
   %low = stablehlo.constant dense<[1, -1]> : tensor<2xi8>
@@ -109,6 +109,21 @@ func.func @main(%x: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>) -> tensor<1x4x
   EXPECT_EQ(Last(*conv).opcode, ir::OpCode::kConvolution);
   EXPECT_THAT(Last(*conv).attributes.convolution_window.padding,
               ElementsAre(Pair(1, 1), Pair(2, 0)));
+
+  absl::StatusOr<ir::Program> slice = Compile(R"(
+func.func @main(%x: tensor<7x4xui32>) -> tensor<3x4xui32> {
+  %start = stablehlo.constant dense<[0, 0]> : tensor<2xi32>
+  %limit = stablehlo.constant dense<[7, 4]> : tensor<2xi32>
+  %strides = stablehlo.constant dense<[3, 1]> : tensor<2xi32>
+  %0 = stablehlo.real_dynamic_slice %x, %start, %limit, %strides
+    : (tensor<7x4xui32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3x4xui32>
+  func.return %0 : tensor<3x4xui32>
+})");
+  ASSERT_TRUE(slice.ok()) << slice.status();
+  EXPECT_EQ(Last(*slice).opcode, ir::OpCode::kSlice);
+  EXPECT_THAT(Last(*slice).attributes.limit, ElementsAre(7, 4));
+  EXPECT_THAT(Last(*slice).attributes.strides, ElementsAre(3, 1));
+  EXPECT_EQ(Last(*slice).operands.size(), 1u);
 }
 
 TEST(DynamicShapeLoweringTest, ShapesComputedAtRunTimeAreUnimplemented) {

@@ -452,10 +452,10 @@ TEST(JaxExportTest, ArtifactsDecodeRunOrFailNamingWhatIsMissing) {
       dynamic_not_run);
   EXPECT_EQ(cases.size(), 135u);
   EXPECT_EQ(decoded, 135);
-  // stablehlo_dynamic_rng_bit_generator: rng_bit_generator is not lowered.
-  EXPECT_LE(dynamic_not_run, 1);
-  EXPECT_GE(matched, 15);  // annotate_data_placement and the dynamic
-                           // top_k, approx_top_k, reduce_window cases.
+  EXPECT_EQ(dynamic_not_run, 0);
+  EXPECT_GE(matched, 16);  // annotate_data_placement and the dynamic
+                           // top_k, approx_top_k, reduce_window and
+                           // rng_bit_generator cases.
 }
 
 // The custom call policy and shape refinement on small text programs (no
@@ -546,6 +546,55 @@ func.func private @double(%y: tensor<?xf32>) -> tensor<?xf32> {
   ASSERT_TRUE(results.ok()) << results.status();
   ASSERT_EQ((*results)[0].tensor.dims(), std::vector<int64_t>{4});
   EXPECT_EQ((*results)[0].tensor.GetFloat(3), 6);
+}
+
+// stablehlo.dynamic_rng_bit_generator becomes rng_bit_generator of the
+// folded output shape; one its result type contradicts is INVALID_ARGUMENT,
+// one computed from data UNIMPLEMENTED.
+TEST(JaxExportTest, DynamicRngBitGeneratorRefinesToItsStaticOp) {
+  auto text = [](const char* columns, const char* result) {
+    return absl::StrCat(R"mlir(
+func.func public @main(%s: tensor<2xui64>, %x: tensor<?xf32>, %n: tensor<i32>) -> )mlir",
+                        result, R"mlir( {
+  %0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %1 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+  %c = )mlir",
+                        columns, R"mlir(
+  %2 = stablehlo.concatenate %1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %3:2 = stablehlo.custom_call @stablehlo.dynamic_rng_bit_generator(%s, %2) {api_version = 2 : i32, rng_algorithm = #stablehlo<rng_algorithm THREE_FRY>} : (tensor<2xui64>, tensor<2xi32>) -> (tensor<2xui64>, )mlir",
+                        result, R"mlir()
+  return %3#1 : )mlir",
+                        result, "\n}\n");
+  };
+  compiler::CompileOptions options;
+  options.argument_dims = {{2}, {5}, {}};
+  absl::StatusOr<ir::Program> program = compiler::Compile(
+      text("stablehlo.constant dense<3> : tensor<1xi32>", "tensor<?x3xui32>"),
+      options);
+  ASSERT_TRUE(program.ok()) << program.status();
+  const ir::Computation& entry = program->computations[program->entry];
+  EXPECT_EQ(entry.result_types[0].shape.ToString(), "tensor<5x3xui32>");
+
+  absl::StatusOr<ir::Program> contradicted = compiler::Compile(
+      text("stablehlo.constant dense<4> : tensor<1xi32>", "tensor<?x3xui32>"),
+      options);
+  ASSERT_FALSE(contradicted.ok());
+  EXPECT_EQ(contradicted.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(
+      contradicted.status().message(),
+      "output shape [5,4] does not fit its result tensor<?x3xui32>"))
+      << contradicted.status();
+
+  absl::StatusOr<ir::Program> from_data = compiler::Compile(
+      text("stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>",
+           "tensor<?x?xui32>"),
+      options);
+  ASSERT_FALSE(from_data.ok());
+  EXPECT_EQ(from_data.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(from_data.status().message(),
+                                "output shape not computed from the argument "
+                                "shapes"))
+      << from_data.status();
 }
 
 }  // namespace

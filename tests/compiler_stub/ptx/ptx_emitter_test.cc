@@ -195,6 +195,15 @@ func.func @main(%x: tensor<64x$T>, %y: tensor<64x$T>) -> tensor<64x$T> {
 }
 )";
 
+// rng_bit_generator's rounds (u32 adds, rotations, xors; Philox's u64
+// products), fused from its template.
+constexpr char kRngBitGenerator[] = R"(
+func.func @main(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<1000x$T>) {
+  %0:2 = stablehlo.rng_bit_generator %s, algorithm = $A : (tensor<2xui64>) -> (tensor<2xui64>, tensor<1000x$T>)
+  func.return %0#0, %0#1 : tensor<2xui64>, tensor<1000x$T>
+}
+)";
+
 std::vector<TestProgram> Programs() {
   std::vector<TestProgram> programs;
   auto add = [&](const char* name, const char* text, const char* type) {
@@ -223,6 +232,14 @@ std::vector<TestProgram> Programs() {
                                {{"$T", type}, {"$F", function}})});
     }
     add("total_order", kTotalOrder, type);
+  }
+  for (const char* type : {"ui32", "ui64"}) {
+    for (const char* algorithm : {"THREE_FRY", "PHILOX"}) {
+      programs.push_back(
+          {absl::StrCat("rng_bit_generator_", algorithm, "_", type),
+           absl::StrReplaceAll(kRngBitGenerator,
+                               {{"$T", type}, {"$A", algorithm}})});
+    }
   }
   programs.push_back({"compare_select", kCompareSelect});
   programs.push_back({"conversions", kConversions});

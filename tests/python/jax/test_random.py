@@ -1,4 +1,11 @@
-"""jax.random on tpuemu against JAX's cpu backend: bits bit-exact."""
+"""jax.random on tpuemu against JAX's cpu backend: bits bit-exact.
+
+threefry keys compute their bits with integer ops; rbg and unsafe_rbg keys
+draw them from stablehlo.rng_bit_generator (its DEFAULT algorithm, which
+XLA:CPU runs as PHILOX), whose bits must be XLA:CPU's too.
+"""
+
+import functools
 
 import jax
 import numpy as np
@@ -7,8 +14,8 @@ import pytest
 from jax_compare import check
 
 
-def _draws(key_data):
-    key = jax.random.wrap_key_data(key_data)
+def _draws(key_data, impl=None):
+    key = jax.random.wrap_key_data(key_data, impl=impl)
     k = jax.random.split(key, 6)
     return {
         "bits": jax.random.bits(k[0], (16,), np.uint32),
@@ -21,9 +28,46 @@ def _draws(key_data):
     }
 
 
+def _widths(key_data, impl):
+    """Bits of every width rng_bit_generator makes, odd shapes included."""
+    key = jax.random.wrap_key_data(key_data, impl=impl)
+    k = jax.random.split(key, 5)
+    return {
+        "u8": jax.random.bits(k[0], (3, 5), np.uint8),
+        "u16": jax.random.bits(k[1], (7,), np.uint16),
+        "u32": jax.random.bits(k[2], (2, 3, 5), np.uint32),
+        "u64": jax.random.bits(k[3], (5,), np.uint64),
+        "randint": jax.random.randint(k[4], (4, 3), -100, 100),
+        "folded": jax.random.bits(jax.random.fold_in(key, 7), (9,)),
+    }
+
+
 @pytest.mark.parametrize("partitionable", [False, True])
 def test_threefry(partitionable):
     with jax.threefry_partitionable(partitionable):
         data = np.asarray(jax.random.key_data(jax.random.key(0)))
         check(f"threefry_p{int(partitionable)}", _draws, data,
               dtype="mixed")
+
+
+@pytest.mark.parametrize("impl", ["rbg", "unsafe_rbg"])
+def test_rbg(impl):
+    data = np.asarray(jax.random.key_data(jax.random.key(0, impl=impl)))
+    check(impl, functools.partial(_draws, impl=impl), data, dtype="mixed")
+    check(f"{impl}_widths", functools.partial(_widths, impl=impl), data,
+          dtype="mixed")
+
+
+@pytest.mark.parametrize("impl", ["rbg", "unsafe_rbg"])
+def test_rbg_default_prng_impl(impl):
+    """jax_default_prng_impl: jax.random.key(seed) itself is an rbg key."""
+    def draw(seed):
+        key = jax.random.key(seed)
+        return jax.random.uniform(key, (8, 3)), jax.random.normal(key, (5,))
+
+    previous = jax.config.jax_default_prng_impl
+    jax.config.update("jax_default_prng_impl", impl)
+    try:
+        check(f"{impl}_default", draw, np.uint32(42), dtype="mixed")
+    finally:
+        jax.config.update("jax_default_prng_impl", previous)
