@@ -29,7 +29,17 @@ constexpr int64_t kPrefetchElements = 1024;
 using V = float __attribute__((vector_size(64)));
 using VI = int32_t __attribute__((vector_size(64)));
 
-enum class Op : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin, kNeg, kAbs };
+enum class Op : uint8_t {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMax,
+  kMin,
+  kNeg,
+  kAbs,
+  kSqrt
+};
 enum class Source : uint8_t { kAccumulator, kInput, kScalar, kSpill };
 
 struct Operand {
@@ -73,6 +83,7 @@ bool ToOp(const ir::FusedStep& step, Op* op) {
   if (step.opcode == ir::OpCode::kUnary && step.inputs.size() == 1) {
     if (step.unary == ir::UnaryOp::kNegate) return *op = Op::kNeg, true;
     if (step.unary == ir::UnaryOp::kAbs) return *op = Op::kAbs, true;
+    if (step.unary == ir::UnaryOp::kSqrt) return *op = Op::kSqrt, true;
     return false;
   }
   if (step.opcode != ir::OpCode::kBinary || step.inputs.size() != 2) {
@@ -208,6 +219,14 @@ PJRTX_INLINE V Apply(const V& a, const V& b) {
   if constexpr (kOp == Op::kAbs) {
     return std::bit_cast<V>(std::bit_cast<VI>(a) & 0x7fffffff);
   }
+  if constexpr (kOp == Op::kSqrt) {
+    // Lane by lane; this file compiles without errno for math calls
+    // (CMakeLists.txt), so each instruction set's build vectorizes it into
+    // its square-root instruction, correctly rounded as IEEE requires.
+    V r;
+    for (int i = 0; i < kLanes; ++i) r[i] = __builtin_sqrtf(a[i]);
+    return r;
+  }
 }
 
 struct BlockState {
@@ -306,6 +325,7 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
       PJRTX_OP_CASES(Op::kMin)
       PJRTX_OP_CASES(Op::kNeg)
       PJRTX_OP_CASES(Op::kAbs)
+      PJRTX_OP_CASES(Op::kSqrt)
 #undef PJRTX_OP_CASES
     }
     if (ins.spill >= 0) {
