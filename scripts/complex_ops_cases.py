@@ -248,6 +248,60 @@ for element in ("f32", "f64"):
              "  check.expect_eq_const %ne, dense<[false, true, true]> : "
              "tensor<3xi1>\n")
 
+    # Infinite, NaN and zero parts, where the formulas alone would give NaN:
+    # the values C99's Annex G specifies and XLA:CPU gives (so JAX on
+    # tpuemu matches its cpu backend). Written out, since Python's complex
+    # division and power raise or give NaN here.
+    inf, nan = math.inf, math.nan
+    special_unary = {
+        "rsqrt": [(complex(nan, inf), 0j), (complex(inf, nan), 0j),
+                  (complex(1, -inf), 0j), (complex(-inf, 2), 0j),
+                  (4 + 0j, 0.5 + 0j)],
+        "exponential_minus_one": [(complex(nan, 0), complex(nan, 0)),
+                                  (complex(inf, 0), complex(inf, 0))],
+        "tanh": [(complex(nan, 0), complex(nan, 0)),
+                 (complex(inf, nan), 1 + 0j), (complex(-inf, inf), -1 + 0j),
+                 (complex(inf, 1), 1 + 0j)],
+        "logistic": [(complex(-inf, 1), 0j), (complex(inf, 1), 1 + 0j)],
+    }
+    for op, pairs in special_unary.items():
+        shape = [len(pairs)]
+        add_case("%s_special_c%s" % (op, element[1:]),
+                 constant("x", [p[0] for p in pairs], shape, element, True) +
+                 "  %%r = stablehlo.%s %%x : %s\n" % (
+                     op, tensor(shape, ctype)) +
+                 expect("r", [p[1] for p in pairs], shape, element, True))
+    special_binary = {
+        # A zero divisor: x times inf of the sign of y's real part; an
+        # infinite x over a finite y: inf in the direction of x' conj(y),
+        # x' with +-1 for infinite parts and +-0 for the others; a finite x
+        # over an infinite y: 0.
+        "divide": [(3 + 4j, 0j, complex(inf, inf)),
+                   (complex(nan, 1), 0j, complex(nan, inf)),
+                   (0j, 0j, complex(nan, nan)),
+                   (complex(nan, inf), 1 + 3j, complex(inf, inf)),
+                   (complex(inf, inf), 1 + 0j, complex(inf, inf)),
+                   (1 + 2j, complex(inf, nan), 0j),
+                   (1 + 2j, complex(nan, -inf), 0j)],
+        # x^0 = 1 for any x, 1^y = 1 for any y, inf^c for real c: inf or
+        # 0; 0^c for real c >= 0: 1 for c = 0, else 0.
+        "power": [(complex(nan, nan), 0j, 1 + 0j),
+                  (1 + 0j, complex(nan, inf), 1 + 0j),
+                  (complex(inf, 0), 2 + 0j, complex(inf, 0)),
+                  (complex(inf, 0), -1 + 0j, 0j),
+                  (0j, 2 + 0j, 0j), (0j, 0j, 1 + 0j)],
+    }
+    for op, triples in special_binary.items():
+        shape = [len(triples)]
+        add_case("%s_special_c%s" % (op, element[1:]),
+                 constant("x", [t[0] for t in triples], shape, element,
+                          True) +
+                 constant("y", [t[1] for t in triples], shape, element,
+                          True) +
+                 "  %%r = stablehlo.%s %%x, %%y : %s\n" % (
+                     op, tensor(shape, ctype)) +
+                 expect("r", [t[2] for t in triples], shape, element, True))
+
 
 def dft(values, inverse):
     n = len(values)

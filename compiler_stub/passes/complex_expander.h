@@ -265,7 +265,8 @@ class ComplexExpander {
   // Complex arithmetic on parts (complex_formulas.cc).
   Parts Multiply(const Parts& x, const Parts& y);
   // Smith's algorithm: scales by the larger part of the divisor, so that
-  // |y|^2 neither overflows nor underflows.
+  // |y|^2 neither overflows nor underflows; C99's limits where it gives
+  // NaN for infinite or zero operands.
   Parts Divide(const Parts& x, const Parts& y);
   // |z| without overflow: max * sqrt(1 + (min/max)^2), 0 for 0.
   ValueRef Abs(const Parts& z);
@@ -274,8 +275,16 @@ class ComplexExpander {
   // The principal root: t = sqrt((|z| + |re|) / 2) is the larger part.
   Parts Sqrt(const Parts& z);
   Parts Reciprocal(const Parts& z);
+  // x^y in polar form, with XLA:CPU's corner cases.
+  Parts Power(const Parts& x, const Parts& y);
   // Whether the sign bit of `x` is set (true for -0 as for -1).
   ValueRef SignBit(const ValueRef& x);
+  // Predicates of a part: NaN, +-inf, neither.
+  ValueRef IsNan(const ValueRef& x);
+  ValueRef IsInf(const ValueRef& x);
+  ValueRef IsFinite(const ValueRef& x);
+  // `magnitude` (not negative) with the sign bit of `sign`.
+  ValueRef CopySign(const ValueRef& magnitude, const ValueRef& sign);
   // The ops whose complex form is a formula of their operands' parts `z`
   // (every operand complex).
   absl::Status ExpandFormula(const Operation& op, const std::vector<Parts>& z);

@@ -18,7 +18,13 @@ Parts ComplexExpander::Multiply(const Parts& x, const Parts& y) {
 }
 
 // Smith's algorithm: scales by the larger part of the divisor, so that
-// |y|^2 neither overflows nor underflows.
+// |y|^2 neither overflows nor underflows. Where it gives NaN in both parts
+// for operands that are not both NaN, the quotient is the limit that C99's
+// Annex G (G.5.1) gives and XLA:CPU computes: a zero divisor makes
+// infinities (of y's real part's sign), an infinite dividend over a finite
+// divisor an infinity, and a finite dividend over an infinite divisor a
+// zero, each in the direction of x conj(y) with the infinite parts as +-1
+// and the finite ones as +-0.
 Parts ComplexExpander::Divide(const Parts& x, const Parts& y) {
   const ValueRef real_larger = Compare("GE", Op("abs", y.re), Op("abs", y.im));
   const ValueRef big = Select(real_larger, y.re, y.im);
@@ -33,14 +39,68 @@ Parts ComplexExpander::Divide(const Parts& x, const Parts& y) {
   const ValueRef second = Div(Sub(b, Mul(a, ratio)), denominator);
   // Real part larger: (xr + xi r, xi - xr r) / d; else
   // (xr r + xi, xi r - xr) / d = (first, -second) with a, b swapped.
-  // A zero divisor gives x * inf part by part (inf or NaN), as in C.
+  const Parts smith{first, Select(real_larger, second, Op("negate", second))};
+
   const ValueRef zero = Constant(0);
+  const ValueRef one = Constant(1);
+  const ValueRef inf = Constant(INFINITY);
+  // x conj(y) scaled by `scale`.
+  auto scaled_product = [&](const ValueRef& scale, const Parts& u,
+                            const Parts& v) {
+    return Parts{Mul(scale, Add(Mul(u.re, v.re), Mul(u.im, v.im))),
+                 Mul(scale, Sub(Mul(u.im, v.re), Mul(u.re, v.im)))};
+  };
+  // +-1 for an infinite part, +-0 for any other, signed as the part.
+  auto unit_of_infinite = [&](const Parts& z) {
+    return Parts{CopySign(Select(IsInf(z.re), one, zero), z.re),
+                 CopySign(Select(IsInf(z.im), one, zero), z.im)};
+  };
+  auto any_inf = [&](const Parts& z) {
+    return Logical("or", IsInf(z.re), IsInf(z.im));
+  };
+  auto finite = [&](const Parts& z) {
+    return Logical("and", IsFinite(z.re), IsFinite(z.im));
+  };
   const ValueRef by_zero =
       Logical("and", Compare("EQ", y.re, zero), Compare("EQ", y.im, zero));
-  const ValueRef inf = Constant(INFINITY);
-  return {Select(by_zero, Mul(x.re, inf), first),
-          Select(by_zero, Mul(x.im, inf),
-                 Select(real_larger, second, Op("negate", second)))};
+  const ValueRef signed_inf = CopySign(inf, y.re);
+  const Parts infinite_dividend = scaled_product(inf, unit_of_infinite(x), y);
+  const Parts infinite_divisor = scaled_product(zero, x, unit_of_infinite(y));
+  const ValueRef dividend_infinite = Logical("and", any_inf(x), finite(y));
+  const ValueRef divisor_infinite = Logical("and", finite(x), any_inf(y));
+  auto pick = [&](const ValueRef& smith_part, const ValueRef& by_zero_part,
+                  const ValueRef& infinite_dividend_part,
+                  const ValueRef& infinite_divisor_part) {
+    return Select(
+        by_zero, by_zero_part,
+        Select(dividend_infinite, infinite_dividend_part,
+               Select(divisor_infinite, infinite_divisor_part, smith_part)));
+  };
+  const Parts recovered{pick(smith.re, Mul(signed_inf, x.re),
+                             infinite_dividend.re, infinite_divisor.re),
+                        pick(smith.im, Mul(signed_inf, x.im),
+                             infinite_dividend.im, infinite_divisor.im)};
+  const ValueRef both_nan = Logical("and", IsNan(smith.re), IsNan(smith.im));
+  return {Select(both_nan, recovered.re, smith.re),
+          Select(both_nan, recovered.im, smith.im)};
+}
+
+ValueRef ComplexExpander::IsNan(const ValueRef& x) {
+  return Compare("NE", x, x);
+}
+
+ValueRef ComplexExpander::IsInf(const ValueRef& x) {
+  return Compare("EQ", Op("abs", x), Constant(INFINITY));
+}
+
+ValueRef ComplexExpander::IsFinite(const ValueRef& x) {
+  return Emit(absl::StrCat("\"stablehlo.is_finite\"(", RefText(x), ") : (",
+                           type_, ") -> ", bool_type_));
+}
+
+ValueRef ComplexExpander::CopySign(const ValueRef& magnitude,
+                                   const ValueRef& sign) {
+  return Select(SignBit(sign), Op("negate", magnitude), magnitude);
 }
 
 // |z| without overflow: max * sqrt(1 + (min/max)^2), 0 for 0.
@@ -96,6 +156,45 @@ ValueRef ComplexExpander::SignBit(const ValueRef& x) {
   return Compare("LT", as_bits, zero, bits_type);
 }
 
+// x^y for y = c + di in polar form, |x|^c e^(-d arg x) (cos q + i sin q)
+// with q = c arg x + d log |x|, as XLA:CPU computes it, and with its corner
+// cases (Kahan, "Branch cuts for complex elementary functions", section
+// 10): x^0 = 1 for every x, NaN included; 1^y = 1 for every y; 0^c = 0 for
+// a real c > 0 (0^(c + di) with d != 0 stays NaN, log 0 being -inf, as in
+// XLA:CPU and numpy); inf^c = inf for a real c > 0 and 0 for c < 0.
+Parts ComplexExpander::Power(const Parts& x, const Parts& y) {
+  const ValueRef zero = Constant(0);
+  const ValueRef one = Constant(1);
+  const ValueRef r = Abs(x);
+  const ValueRef angle = Binary("atan2", x.im, x.re);
+  const ValueRef scale = Mul(Binary("power", r, y.re),
+                             Op("exponential", Mul(Op("negate", y.im), angle)));
+  const ValueRef q = Add(Mul(y.re, angle), Mul(y.im, Op("log", r)));
+  Parts power{Mul(scale, Op("cosine", q)), Mul(scale, Op("sine", q))};
+  // Each case overrides the ones before it.
+  auto override_where = [&](const ValueRef& where, const ValueRef& re,
+                            const ValueRef& im) {
+    power = {Select(where, re, power.re), Select(where, im, power.im)};
+  };
+  auto both = [&](const ValueRef& a, const ValueRef& b) {
+    return Logical("and", a, b);
+  };
+  const ValueRef real_exponent = Compare("EQ", y.im, zero);
+  const ValueRef real_base = Compare("EQ", x.im, zero);
+  const ValueRef zero_c = Compare("EQ", y.re, zero);
+  override_where(both(both(Compare("EQ", r, zero), real_exponent),
+                      Compare("GE", y.re, zero)),
+                 Select(zero_c, one, zero), zero);
+  override_where(both(zero_c, real_exponent), one, zero);
+  override_where(both(Compare("EQ", x.re, one), real_base), one, zero);
+  const ValueRef inf = Constant(INFINITY);
+  const ValueRef infinite_base =
+      both(both(Compare("EQ", x.re, inf), real_base), real_exponent);
+  override_where(both(infinite_base, Compare("GT", y.re, zero)), inf, zero);
+  override_where(both(infinite_base, Compare("LT", y.re, zero)), zero, zero);
+  return power;
+}
+
 Parts ComplexExpander::Reciprocal(const Parts& z) {
   return Divide(Parts{Constant(1), Constant(0)}, z);
 }
@@ -116,12 +215,15 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       Define(op, Exp(x));
     } else if (op_name == "exponential_minus_one") {
       // e^a cos b - 1 = expm1(a) cos b - 2 sin^2(b / 2), exact near 0.
+      // A real z keeps its zero imaginary part even where e^a is infinite
+      // or NaN (C99's cexp(x + 0i) = e^x + 0i, as XLA:CPU gives).
       const ValueRef half_sin = Op("sine", Mul(x.im, Constant(0.5)));
       Define(
           op,
           Parts{Sub(Mul(Op("exponential_minus_one", x.re), Op("cosine", x.im)),
                     Mul(Constant(2), Mul(half_sin, half_sin))),
-                Mul(Op("exponential", x.re), Op("sine", x.im))});
+                Select(Compare("EQ", x.im, Constant(0)), x.im,
+                       Mul(Op("exponential", x.re), Op("sine", x.im)))});
     } else if (op_name == "log") {
       Define(op, Log(x));
     } else if (op_name == "log_plus_one") {
@@ -138,7 +240,16 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
     } else if (op_name == "sqrt") {
       Define(op, Sqrt(x));
     } else if (op_name == "rsqrt") {
-      Define(op, Reciprocal(Sqrt(x)));
+      // 1 / sqrt(z); 0 wherever a part of z is infinite, whatever the
+      // other part (NaN included), as XLA:CPU gives and as 1 / csqrt is in
+      // C99 (csqrt(x + i inf) = inf + i inf for every x), where our sqrt
+      // gives NaN.
+      const Parts reciprocal = Reciprocal(Sqrt(x));
+      const ValueRef infinite = Logical("or", IsInf(x.re), IsInf(x.im));
+      const ValueRef zero = Constant(0);
+      Define(op, Parts{Select(infinite, CopySign(zero, x.re), reciprocal.re),
+                       Select(infinite, Op("negate", CopySign(zero, x.im)),
+                              reciprocal.im)});
     } else if (op_name == "cbrt") {
       const Parts log = Log(x);
       const ValueRef third = Constant(1.0 / 3.0);
@@ -160,14 +271,22 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       const ValueRef b2 = Mul(Constant(2), x.im);
       const ValueRef denominator =
           Add(Unary("chlo.cosh", a2), Op("cosine", b2));
+      // As C99 (and XLA:CPU) has it, a real z keeps its zero imaginary
+      // part (tanh(NaN + 0i) = NaN + 0i), and an infinite a gives +-1 + 0i
+      // whatever b, NaN or infinite.
       const ValueRef large = Compare("GT", Op("abs", x.re), Constant(20));
+      const ValueRef zero = Constant(0);
+      const ValueRef imaginary =
+          Select(large,
+                 Mul(Mul(Constant(2), Op("sine", b2)),
+                     Op("exponential", Mul(Constant(-2), Op("abs", x.re)))),
+                 Div(Op("sine", b2), denominator));
+      const ValueRef flat =
+          Logical("and", IsInf(x.re), Logical("or", IsNan(x.im), IsInf(x.im)));
       Define(op, Parts{Select(large, Op("sign", x.re),
                               Div(Unary("chlo.sinh", a2), denominator)),
-                       Select(large,
-                              Mul(Mul(Constant(2), Op("sine", b2)),
-                                  Op("exponential",
-                                     Mul(Constant(-2), Op("abs", x.re)))),
-                              Div(Op("sine", b2), denominator))});
+                       Select(Compare("EQ", x.im, zero), x.im,
+                              Select(flat, zero, imaginary))});
     } else if (op_name == "logistic") {
       const Parts e = Exp(Parts{Op("negate", x.re), Op("negate", x.im)});
       Define(op, Reciprocal(Parts{Add(Constant(1), e.re), e.im}));
@@ -185,9 +304,7 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       // of the same program carries instead: (a - b)(a + b) + 2(ab) i,
       // with a real part of +0 wherever |a| = |b| for a finite a (where
       // the product could be -0).
-      const ValueRef finite =
-          Emit(absl::StrCat("\"stablehlo.is_finite\"(", RefText(x.re), ") : (",
-                            type_, ") -> ", bool_type_));
+      const ValueRef finite = IsFinite(x.re);
       const ValueRef balanced = Compare("EQ", Op("abs", x.re), Op("abs", x.im));
       Define(op, Parts{Select(Logical("and", finite, balanced), Constant(0),
                               Mul(Sub(x.re, x.im), Add(x.re, x.im))),
@@ -215,23 +332,7 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
       const Parts log = Log(Divide(numerator, Sqrt(sum_of_squares)));
       Define(op, Parts{log.im, Op("negate", log.re)});
     } else if (op_name == "power") {
-      // exp(y log x); a zero base gives 1 for y = 0 and 0 for re y > 0
-      // (log 0 = -inf would make NaN of them).
-      const Parts power = Exp(Multiply(y, Log(x)));
-      const ValueRef zero = Constant(0);
-      auto is_zero = [&](const Parts& v) {
-        return Logical("and", Compare("EQ", v.re, zero),
-                       Compare("EQ", v.im, zero));
-      };
-      const ValueRef zero_base = is_zero(x);
-      const ValueRef to_zero = Logical("and", zero_base, is_zero(y));
-      const ValueRef to_positive =
-          Logical("and", zero_base, Compare("GT", y.re, zero));
-      Define(
-          op,
-          Parts{
-              Select(to_zero, Constant(1), Select(to_positive, zero, power.re)),
-              Select(Logical("or", to_zero, to_positive), zero, power.im)});
+      Define(op, Power(x, y));
     } else if (op_name == "maximum" || op_name == "minimum") {
       // Lexicographic: real parts first, imaginary parts on a tie.
       const absl::string_view direction = op_name == "maximum" ? "GT" : "LT";

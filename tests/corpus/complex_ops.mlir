@@ -229,6 +229,62 @@ func.func @compare_c32() {
 
 // -----
 
+func.func @rsqrt_special_c32() {
+  %x = stablehlo.constant dense<[(nan, inf), (inf, nan), (1.0, -inf), (-inf, 2.0), (4.0, 0.0)]> : tensor<5xcomplex<f32>>
+  %r = stablehlo.rsqrt %x : tensor<5xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.5, 0.0)]> : tensor<5xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @exponential_minus_one_special_c32() {
+  %x = stablehlo.constant dense<[(nan, 0.0), (inf, 0.0)]> : tensor<2xcomplex<f32>>
+  %r = stablehlo.exponential_minus_one %x : tensor<2xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(nan, 0.0), (inf, 0.0)]> : tensor<2xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @tanh_special_c32() {
+  %x = stablehlo.constant dense<[(nan, 0.0), (inf, nan), (-inf, inf), (inf, 1.0)]> : tensor<4xcomplex<f32>>
+  %r = stablehlo.tanh %x : tensor<4xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(nan, 0.0), (1.0, 0.0), (-1.0, 0.0), (1.0, 0.0)]> : tensor<4xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @logistic_special_c32() {
+  %x = stablehlo.constant dense<[(-inf, 1.0), (inf, 1.0)]> : tensor<2xcomplex<f32>>
+  %r = stablehlo.logistic %x : tensor<2xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(0.0, 0.0), (1.0, 0.0)]> : tensor<2xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @divide_special_c32() {
+  %x = stablehlo.constant dense<[(3.0, 4.0), (nan, 1.0), (0.0, 0.0), (nan, inf), (inf, inf), (1.0, 2.0), (1.0, 2.0)]> : tensor<7xcomplex<f32>>
+  %y = stablehlo.constant dense<[(0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (1.0, 3.0), (1.0, 0.0), (inf, nan), (nan, -inf)]> : tensor<7xcomplex<f32>>
+  %r = stablehlo.divide %x, %y : tensor<7xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(inf, inf), (nan, inf), (nan, nan), (inf, inf), (inf, inf), (0.0, 0.0), (0.0, 0.0)]> : tensor<7xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
+func.func @power_special_c32() {
+  %x = stablehlo.constant dense<[(nan, nan), (1.0, 0.0), (inf, 0.0), (inf, 0.0), (0.0, 0.0), (0.0, 0.0)]> : tensor<6xcomplex<f32>>
+  %y = stablehlo.constant dense<[(0.0, 0.0), (nan, inf), (2.0, 0.0), (-1.0, 0.0), (2.0, 0.0), (0.0, 0.0)]> : tensor<6xcomplex<f32>>
+  %r = stablehlo.power %x, %y : tensor<6xcomplex<f32>>
+  check.expect_almost_eq_const %r, dense<[(1.0, 0.0), (1.0, 0.0), (inf, 0.0), (0.0, 0.0), (0.0, 0.0), (1.0, 0.0)]> : tensor<6xcomplex<f32>> {tolerance = 1e-05 : f64}
+  func.return
+}
+
+// -----
+
 func.func @exponential_c64() {
   %x = stablehlo.constant dense<[(1.5, -2.0), (-3.0, 0.5), (0.25, 4.0), (-1.0, -1.0), (0.0, 2.0), (2.0, 0.0), (-4.0, 0.0), (9.9999999999999995e-08, 1.9999999999999999e-07), (-0.75, -0.5)]> : tensor<9xcomplex<f64>>
   %r = stablehlo.exponential %x : tensor<9xcomplex<f64>>
@@ -446,6 +502,62 @@ func.func @compare_c64() {
   %ne = stablehlo.compare NE, %x, %y : (tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>) -> tensor<3xi1>
   check.expect_eq_const %eq, dense<[true, false, false]> : tensor<3xi1>
   check.expect_eq_const %ne, dense<[false, true, true]> : tensor<3xi1>
+  func.return
+}
+
+// -----
+
+func.func @rsqrt_special_c64() {
+  %x = stablehlo.constant dense<[(nan, inf), (inf, nan), (1.0, -inf), (-inf, 2.0), (4.0, 0.0)]> : tensor<5xcomplex<f64>>
+  %r = stablehlo.rsqrt %x : tensor<5xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (0.5, 0.0)]> : tensor<5xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @exponential_minus_one_special_c64() {
+  %x = stablehlo.constant dense<[(nan, 0.0), (inf, 0.0)]> : tensor<2xcomplex<f64>>
+  %r = stablehlo.exponential_minus_one %x : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(nan, 0.0), (inf, 0.0)]> : tensor<2xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @tanh_special_c64() {
+  %x = stablehlo.constant dense<[(nan, 0.0), (inf, nan), (-inf, inf), (inf, 1.0)]> : tensor<4xcomplex<f64>>
+  %r = stablehlo.tanh %x : tensor<4xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(nan, 0.0), (1.0, 0.0), (-1.0, 0.0), (1.0, 0.0)]> : tensor<4xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @logistic_special_c64() {
+  %x = stablehlo.constant dense<[(-inf, 1.0), (inf, 1.0)]> : tensor<2xcomplex<f64>>
+  %r = stablehlo.logistic %x : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(0.0, 0.0), (1.0, 0.0)]> : tensor<2xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @divide_special_c64() {
+  %x = stablehlo.constant dense<[(3.0, 4.0), (nan, 1.0), (0.0, 0.0), (nan, inf), (inf, inf), (1.0, 2.0), (1.0, 2.0)]> : tensor<7xcomplex<f64>>
+  %y = stablehlo.constant dense<[(0.0, 0.0), (0.0, 0.0), (0.0, 0.0), (1.0, 3.0), (1.0, 0.0), (inf, nan), (nan, -inf)]> : tensor<7xcomplex<f64>>
+  %r = stablehlo.divide %x, %y : tensor<7xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(inf, inf), (nan, inf), (nan, nan), (inf, inf), (inf, inf), (0.0, 0.0), (0.0, 0.0)]> : tensor<7xcomplex<f64>> {tolerance = 1e-12 : f64}
+  func.return
+}
+
+// -----
+
+func.func @power_special_c64() {
+  %x = stablehlo.constant dense<[(nan, nan), (1.0, 0.0), (inf, 0.0), (inf, 0.0), (0.0, 0.0), (0.0, 0.0)]> : tensor<6xcomplex<f64>>
+  %y = stablehlo.constant dense<[(0.0, 0.0), (nan, inf), (2.0, 0.0), (-1.0, 0.0), (2.0, 0.0), (0.0, 0.0)]> : tensor<6xcomplex<f64>>
+  %r = stablehlo.power %x, %y : tensor<6xcomplex<f64>>
+  check.expect_almost_eq_const %r, dense<[(1.0, 0.0), (1.0, 0.0), (inf, 0.0), (0.0, 0.0), (0.0, 0.0), (1.0, 0.0)]> : tensor<6xcomplex<f64>> {tolerance = 1e-12 : f64}
   func.return
 }
 

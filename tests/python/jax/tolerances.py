@@ -35,7 +35,7 @@ def accumulation_atol(dtype, terms, magnitude):
     Summation order differs (XLA:CPU uses Eigen's blocked kernels), so the
     error bound is terms * eps * magnitude, independent of cancellation.
     """
-    return terms * float(np.finfo(dtype).eps) * magnitude
+    return terms * float(ml_dtypes.finfo(dtype).eps) * magnitude
 
 
 def assert_close(actual, expected, dtype=None, atol=None):
