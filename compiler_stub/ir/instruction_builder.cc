@@ -18,8 +18,7 @@ InstructionBuilder::Value InstructionBuilder::Operand(int index) const {
 InstructionBuilder::Value InstructionBuilder::Append(Instruction instruction,
                                                      ElementType type) {
   instruction.name = state_.op.name;
-  instruction.line = state_.op.location.line;
-  instruction.column = state_.op.location.column;
+  instruction.location = state_.op.location;
   if (instruction.result_types.empty()) {
     instruction.result_types = {ValueType::Tensor(Shape{type, dims_})};
   }

@@ -235,7 +235,7 @@ class Lowerer : public RegionLowerer {
         if (inst.operand_types != callee.parameter_types ||
             inst.result_types != callee.result_types) {
           return ErrorAt(
-              mlir::Location{inst.line, inst.column},
+              inst.location,
               absl::StrCat(inst.name, " of @", callee.name, " passes ",
                            TypesToString(inst.operand_types), " -> ",
                            TypesToString(inst.result_types), " but @",

@@ -303,8 +303,7 @@ absl::StatusOr<std::vector<ScopedValue>> LowerOperation(OpContext& context) {
                      s.result_types.size(), " result type(s)"));
   }
   s.instruction.name = op.name;
-  s.instruction.line = op.location.line;
-  s.instruction.column = op.location.column;
+  s.instruction.location = op.location;
   for (const ScopedValue& v : s.operands) {
     s.instruction.operands.push_back(v.id);
     s.instruction.operand_types.push_back(v.type);

@@ -15,6 +15,7 @@
 
 #include "compiler_stub/ir/element_type.h"
 #include "compiler_stub/ir/op_attributes.h"
+#include "compiler_stub/mlir/location.h"
 
 namespace pjrtx::ir {
 
@@ -209,7 +210,9 @@ struct Instruction {
   // while (cond, body), if (true, false), case branches, select_and_scatter
   // (select, scatter), scatter update.
   std::vector<int> regions;
-  int line = 0, column = 0;
+  // Where the op is written: its line and column in MLIR text, or the
+  // source position an artifact's location names (file included).
+  mlir::Location location;
 };
 
 struct Computation {

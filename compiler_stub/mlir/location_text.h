@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "compiler_stub/mlir/ast.h"
+#include "compiler_stub/mlir/location.h"
 
 namespace pjrtx::mlir {
 

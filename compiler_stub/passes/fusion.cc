@@ -181,8 +181,7 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
     Instruction fused;
     fused.opcode = OpCode::kFusedElementwise;
     fused.name = "fused elementwise";
-    fused.line = insts[group.members.front()].line;
-    fused.column = insts[group.members.front()].column;
+    fused.location = insts[group.members.front()].location;
     FusedBody& body = fused.attributes.fused;
     std::map<int, int> reg_of;  // Value -> register.
     // Inputs first: operands defined outside the group.

@@ -162,8 +162,7 @@ FusedKernel KernelOf(const ir::Computation& computation, int index,
     inst.name = StepName(step);
     // Steps keep no position of their own: errors point at the fused
     // instruction, which is where its first member stood.
-    inst.line = fused.line;
-    inst.column = fused.column;
+    inst.location = fused.location;
     inst.attributes.unary = step.unary;
     inst.attributes.binary = step.binary;
     inst.attributes.comparison = step.comparison;

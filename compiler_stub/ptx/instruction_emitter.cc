@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/mlir/location_text.h"
 
 namespace pjrtx::ptx {
 namespace {
@@ -49,7 +50,7 @@ std::string LowBitsMask(int bits) {
 absl::Status Unsupported(const ir::Instruction& instruction,
                          absl::string_view what) {
   return absl::UnimplementedError(absl::StrCat(
-      instruction.line, ":", instruction.column, ": ", instruction.name, " ",
+      mlir::LocationText(instruction.location), ": ", instruction.name, " ",
       what, " is not supported by the PTX emitter"));
 }
 

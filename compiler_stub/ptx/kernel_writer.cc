@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::ptx {
@@ -26,7 +27,7 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
 absl::Status Unsupported(const ir::Instruction& instruction,
                          absl::string_view what) {
   return absl::UnimplementedError(absl::StrCat(
-      instruction.line, ":", instruction.column, ": ", instruction.name,
+      mlir::LocationText(instruction.location), ": ", instruction.name,
       what.empty() ? "" : " ", what, " is not supported by the PTX kernels"));
 }
 
@@ -37,8 +38,7 @@ absl::StatusOr<Register> ConvertRegister(KernelWriter& writer,
   ir::Instruction convert;
   convert.opcode = ir::OpCode::kConvert;
   convert.name = instruction.name;
-  convert.line = instruction.line;
-  convert.column = instruction.column;
+  convert.location = instruction.location;
   convert.operand_types = {ir::ValueType::Tensor(ir::Shape{x.type, {}})};
   convert.result_types = {ir::ValueType::Tensor(ir::Shape{to, {}})};
   return writer.emitter().Emit(convert, {x});

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "compiler_stub/ptx/elementwise_fusion.h"
 #include "compiler_stub/ptx/instruction_kernels.h"
 #include "compiler_stub/ptx/ptx_emitter.h"
@@ -35,7 +36,7 @@ absl::Status Unsupported(absl::string_view why) {
 
 // "L:C: stablehlo.while".
 std::string Where(const Instruction& instruction) {
-  return absl::StrCat(instruction.line, ":", instruction.column, ": ",
+  return absl::StrCat(mlir::LocationText(instruction.location), ": ",
                       instruction.name);
 }
 

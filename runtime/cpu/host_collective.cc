@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "runtime/cpu/collective_context.h"
 #include "runtime/cpu/collective_ops.h"
 #include "runtime/cpu/interpreter.h"
@@ -28,7 +29,7 @@ absl::Status HostCollectives::Run(const ir::Instruction& instruction,
                                   const WriteResult& write) {
   if (launch_ == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
-        instruction.name, " at ", instruction.line, ":", instruction.column,
+        instruction.name, " at ", mlir::LocationText(instruction.location),
         " needs the launch it runs in (run the program through an "
         "executable of a client)"));
   }

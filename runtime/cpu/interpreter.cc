@@ -7,6 +7,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "compiler_stub/mlir/location_text.h"
 #include "runtime/cpu/collective_ops.h"
 #include "runtime/cpu/fused_elementwise.h"
 #include "runtime/cpu/fused_reduce.h"
@@ -41,7 +42,7 @@ std::vector<TensorValue> Values(const std::vector<TensorValue>& env,
 
 absl::Status NotInLaunch(const Instruction& inst) {
   return absl::FailedPreconditionError(absl::StrCat(
-      inst.name, " at ", inst.line, ":", inst.column,
+      inst.name, " at ", mlir::LocationText(inst.location),
       " needs the launch it runs in (run the program through an executable "
       "of a client)"));
 }
@@ -513,7 +514,7 @@ absl::Status Interpreter::FinishCollective(const Instruction& inst,
       started.Finish(collectives_->process(), combine);
   if (!results.ok()) {
     return absl::Status(results.status().code(),
-                        absl::StrCat(inst.line, ":", inst.column, ": ",
+                        absl::StrCat(mlir::LocationText(inst.location), ": ",
                                      results.status().message()));
   }
   for (size_t i = 0; i < inst.results.size(); ++i) {

@@ -38,7 +38,7 @@ TEST(ChloLoweringTest, FunctionsBecomeElementwiseInstructionsOfTheOp) {
   ASSERT_GT(entry.instructions.size(), 5u);
   for (const ir::Instruction& instruction : entry.instructions) {
     EXPECT_EQ(instruction.name, "chlo.asinh");
-    EXPECT_EQ(instruction.line, 2);
+    EXPECT_EQ(instruction.location.line, 2);
   }
   // f16 is computed in f32 and rounded once at the end.
   EXPECT_EQ(entry.instructions.front().opcode, ir::OpCode::kConvert);
@@ -99,7 +99,7 @@ func.func @main(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   for (const ir::Instruction& instruction :
        program->computations[program->entry].instructions) {
     opcodes.push_back(instruction.opcode);
-    EXPECT_EQ(instruction.line, 3);
+    EXPECT_EQ(instruction.location.line, 3);
   }
   EXPECT_THAT(opcodes,
               ::testing::ElementsAre(ir::OpCode::kIota, ir::OpCode::kSort,

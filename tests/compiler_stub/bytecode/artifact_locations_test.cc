@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "compiler_stub/bytecode/portable_artifact.h"
 #include "compiler_stub/compiler.h"
+#include "compiler_stub/ir/program.h"
 #include "compiler_stub/mlir/ast.h"
 #include "compiler_stub/mlir/location_text.h"
 #include "gtest/gtest.h"
@@ -156,6 +157,27 @@ TEST(ArtifactLocationsTest, CompileErrorsNameTheSourcePosition) {
   EXPECT_EQ(std::string(program.status().message().substr(0, 60)),
             "<string>:16:15: custom_call target 'hipsolver_syevd_ffi' (a ")
       << program.status();
+}
+
+// Errors found after lowering (a call's types, a kernel the CUDA target
+// cannot write, a collective run outside a launch) are written from the
+// instruction's location, so the checked program keeps the file too.
+TEST(ArtifactLocationsTest, CompiledInstructionsKeepTheSourceFile) {
+  const std::string artifact = JaxArtifact("annotate_data_placement.py", 0);
+  if (artifact.empty()) GTEST_SKIP() << "no jax.export data";
+  absl::StatusOr<ir::Program> program = compiler::Compile(artifact, {});
+  ASSERT_TRUE(program.ok()) << program.status();
+  // The add, fused by now into an elementwise instruction that takes its
+  // first member's position.
+  const ir::Instruction* add = nullptr;
+  for (const ir::Computation& computation : program->computations) {
+    for (const ir::Instruction& instruction : computation.instructions) {
+      if (instruction.location.line == 878) add = &instruction;
+    }
+  }
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(mlir::LocationText(add->location),
+            "third_party/py/jax/tests/export_back_compat_test.py:878:13");
 }
 
 TEST(ArtifactLocationsTest, TextErrorsKeepLineAndColumn) {
