@@ -2,10 +2,12 @@
 // reduced elements into the init value in the input's row-major order,
 // accumulator first, as the CPU reference does, so float results are the
 // same bits: acc = body(acc, x) with each op rounded as the elementwise
-// emitter rounds it. A body of one binary op is applied directly; any
-// other body, and reductions of several inputs at once (argmax's value and
-// index), evaluate the body's region on the accumulators and the inputs'
-// elements: (acc_1..acc_n) = body(acc_1..acc_n, x_1..x_n).
+// emitter rounds it. (Except floating-point sums of rows of 256 or more
+// elements: the CPU engine cascades those, runtime/cpu/cascade_sum.h.) A body
+// of one binary op is applied directly; any other body, and reductions of
+// several inputs at once (argmax's value and index), evaluate the body's region
+// on the accumulators and the inputs' elements: (acc_1..acc_n) =
+// body(acc_1..acc_n, x_1..x_n).
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -34,8 +36,7 @@ Instruction StepInstruction(const Instruction& fused, const ir::FusedStep& step,
   Instruction inst;
   inst.opcode = step.opcode;
   inst.name = fused.name;
-  inst.line = fused.line;
-  inst.column = fused.column;
+  inst.location = fused.location;
   inst.attributes.unary = step.unary;
   inst.attributes.binary = step.binary;
   inst.attributes.comparison = step.comparison;

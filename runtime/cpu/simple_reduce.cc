@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
+#include "runtime/cpu/cascade_sum.h"
 #include "runtime/cpu/element_traits.h"
 
 namespace pjrtx::cpu {
@@ -92,13 +94,34 @@ class ProducedInput {
   absl::Status status_;
 };
 
+// Advances the multi-index over all but the innermost dimension, and the
+// output offset with it.
+void AdvanceOuter(const std::vector<int64_t>& dims,
+                  const std::vector<int64_t>& out_stride,
+                  std::vector<int64_t>* index, int64_t* out_offset) {
+  for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) {
+    *out_offset += out_stride[d];
+    if (++(*index)[d] < dims[d]) break;
+    *out_offset -= out_stride[d] * dims[d];
+    (*index)[d] = 0;
+  }
+}
+
 // One pass over the input in row-major order; `out_stride[d]` is how far
 // the output moves when input dimension d advances (0 when reduced).
 // Returns false if `input` stopped producing.
 template <typename T, typename Input>
-bool Reduce(BinaryOp op, Input& input, const std::vector<int64_t>& dims,
-            Literal& out, const std::vector<int64_t>& out_stride) {
+bool Reduce(BinaryOp op, Input& input, std::vector<int64_t> dims, Literal& out,
+            std::vector<int64_t> out_stride) {
   T* acc = out.as<T>();
+  // Trailing reduced dimensions are one row in row-major order: reading
+  // them as one lets a whole sum (jnp.sum of a matrix) cascade.
+  while (dims.size() >= 2 && out_stride.back() == 0 &&
+         out_stride[out_stride.size() - 2] == 0) {
+    dims[dims.size() - 2] *= dims.back();
+    dims.pop_back();
+    out_stride.pop_back();
+  }
   const int rank = static_cast<int>(dims.size());
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
@@ -114,7 +137,31 @@ bool Reduce(BinaryOp op, Input& input, const std::vector<int64_t>& dims,
   const int64_t inner_stride = out_stride[rank - 1];
   std::vector<int64_t> index(rank, 0);
   int64_t out_offset = 0;
+  // Floating-point sums along rows of a block or more cascade (see
+  // cascade_sum.h). Shorter rows keep row-major order: their error is
+  // small, and it is the order of the StableHLO reference interpreter and
+  // of the CUDA plugin's reduction kernels, so short sums agree bit for bit
+  // with both. The other ops are exact in any order, and sums across rows
+  // add a whole row's result at a time.
+  constexpr bool kFloat = std::is_floating_point_v<T>;
+  const bool cascade = kFloat && op == BinaryOp::kAdd && inner_stride == 0 &&
+                       inner >= kCascadeBlock;
   for (int64_t start = 0; start < n; start += inner) {
+    if constexpr (kFloat) {
+      if (cascade) {
+        CascadeSum<T> sum;
+        for (int64_t i = 0; i < inner;) {
+          const T* in = input.Get(start + i, &available);
+          if (in == nullptr) return false;
+          const int64_t length = std::min(available, inner - i);
+          sum.Add(in, length);
+          i += length;
+        }
+        acc[out_offset] = acc[out_offset] + sum.Total();
+        AdvanceOuter(dims, out_stride, &index, &out_offset);
+        continue;
+      }
+    }
     // A row may come in several contiguous runs.
     for (int64_t i = 0; i < inner;) {
       const T* in = input.Get(start + i, &available);
@@ -134,13 +181,7 @@ bool Reduce(BinaryOp op, Input& input, const std::vector<int64_t>& dims,
       }
       i += length;
     }
-    // Advance the multi-index over all but the innermost dimension.
-    for (int d = rank - 2; d >= 0; --d) {
-      out_offset += out_stride[d];
-      if (++index[d] < dims[d]) break;
-      out_offset -= out_stride[d] * dims[d];
-      index[d] = 0;
-    }
+    AdvanceOuter(dims, out_stride, &index, &out_offset);
   }
   return true;
 }

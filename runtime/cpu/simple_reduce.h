@@ -18,8 +18,10 @@ namespace pjrtx::cpu {
 std::optional<ir::BinaryOp> SimpleReducer(const ir::Computation& body);
 
 // Reduces `input` over `dimensions` with `op`, starting from `init`, in
-// typed loops. Returns nullopt for element types or ops it does not cover
-// (the caller then runs the body per element).
+// typed loops; floating-point sums along the row cascade (cascade_sum.h),
+// so their error grows with the log of the row's length. Returns nullopt
+// for element types or ops it does not cover (the caller then runs the
+// body per element).
 std::optional<Literal> SimpleReduce(ir::BinaryOp op, const Literal& input,
                                     const Literal& init,
                                     absl::Span<const int64_t> dimensions,

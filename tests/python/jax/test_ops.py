@@ -15,7 +15,8 @@ import pytest
 from jax import lax
 
 import tolerances
-from jax_compare import check, check_ops
+import conftest
+from jax_compare import check, check_ops, cpu, run_on, tpu
 
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
         np.uint32, np.uint64]
@@ -193,6 +194,25 @@ def test_reductions(dtype):
     if dtype in COMPLEX:  # JAX: argmax's gt does not accept complex.
         del ops["argmax"]
     check_ops(ops, sample(dtype, (4, 6), 7), dtype=np.dtype(dtype))
+
+
+@pytest.mark.parametrize("shape,axis", [((1 << 20,), None),
+                                        ((64, 4096), 1), ((64, 4096), None)])
+def test_long_float_sums_are_as_close_as_cpus(shape, axis):
+    # Long f32 sums: summed in order, these would be off by 2e-6 to 5e-5
+    # relative (rows of 4096, 2^20 values); tpuemu's cascade
+    # (runtime/cpu/cascade_sum.h) stays within the error XLA:CPU's
+    # vectorized sums reach, or 4 ulps of the exact sum.
+    x = sample(np.float32, shape, 3, positive=True)
+    exact = np.sum(x.astype(np.float64), axis=axis)
+    fn = lambda v: jnp.sum(v, axis=axis)
+    tpu_sum = run_on(tpu(), fn, (x,), True).astype(np.float64)
+    cpu_sum = run_on(cpu(), fn, (x,), True).astype(np.float64)
+    tpu_error = np.max(np.abs(tpu_sum - exact) / exact)
+    cpu_error = np.max(np.abs(cpu_sum - exact) / exact)
+    assert tpu_error <= max(2 * cpu_error, 4 * np.finfo(np.float32).eps), (
+        tpu_error, cpu_error)
+    conftest.record("sum (long rows)[jit]", np.dtype(np.float32), True)
 
 
 @pytest.mark.parametrize("dtype", _ids(ALL))

@@ -4,6 +4,7 @@ add_executable(cpu_structural_tests
   ${CMAKE_CURRENT_LIST_DIR}/shape_kernels_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/dot_convolution_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/reduce_sort_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/cascade_sum_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/gather_scatter_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/program_cost_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/triangular_solve_test.cc)
