@@ -295,7 +295,8 @@ absl::StatusOr<Literal> Binary(BinaryOp op, const Literal& lhs,
                      lhs.shape().ToString(), ", ", rhs.shape().ToString(),
                      " -> ", result.ToString(), " do not match"));
   }
-  Literal out(result);
+  // Every element is written below (or the error discards it).
+  Literal out = Literal::ForOverwrite(result);
   PJRTX_RETURN_IF_ERROR(DispatchElementType(lhs.type(), [&](auto traits) {
     using Traits = decltype(traits);
     if constexpr (kIsFloatTraits<Traits>) {

@@ -38,7 +38,15 @@ enum class Op : uint8_t {
   kMin,
   kNeg,
   kAbs,
-  kSqrt
+  kSqrt,
+  // Comparisons leave a mask: all bits set where true, none where false.
+  kEq,
+  kNe,
+  kGe,
+  kGt,
+  kLe,
+  kLt,
+  kSelect,  // select(mask, a, b): reads a third operand.
 };
 enum class Source : uint8_t { kAccumulator, kInput, kScalar, kSpill };
 
@@ -60,7 +68,7 @@ struct Instruction {
   Op op = Op::kAdd;
   Form form = Form::kGeneral;
   uint8_t code = 0;  // op * kNumForms + form: the one dispatch key.
-  Operand a, b;
+  Operand a, b, c;
   int8_t spill = -1;  // Slot that keeps the result for a later reader.
 };
 
@@ -78,8 +86,48 @@ struct Plan {
   int num_outputs = 0;
 };
 
-bool ToOp(const ir::FusedStep& step, Op* op) {
+bool ToCompare(const ir::FusedStep& step, Op* op) {
+  // TOTALORDER orders NaNs and signed zeros, which vector compares do not.
+  if (step.comparison_type != ir::ComparisonType::kNoType &&
+      step.comparison_type != ir::ComparisonType::kFloat) {
+    return false;
+  }
+  switch (step.comparison) {
+    case ir::ComparisonDirection::kEq:
+      return *op = Op::kEq, true;
+    case ir::ComparisonDirection::kNe:
+      return *op = Op::kNe, true;
+    case ir::ComparisonDirection::kGe:
+      return *op = Op::kGe, true;
+    case ir::ComparisonDirection::kGt:
+      return *op = Op::kGt, true;
+    case ir::ComparisonDirection::kLe:
+      return *op = Op::kLe, true;
+    case ir::ComparisonDirection::kLt:
+      return *op = Op::kLt, true;
+  }
+  return false;
+}
+
+// The step's op, when the fast path has it. A compare of two f32 values
+// defines a mask (a pred register); `is_mask` says which registers hold
+// one, so that masks feed only select's first operand and f32 values
+// everything else.
+bool ToOp(const ir::FusedStep& step, const bool* is_mask, Op* op) {
+  const auto reads = [&](size_t i, bool mask) {
+    return is_mask[step.inputs[i]] == mask;
+  };
+  if (step.opcode == ir::OpCode::kCompare) {
+    return step.type == ir::ElementType::kPred && step.inputs.size() == 2 &&
+           reads(0, false) && reads(1, false) && ToCompare(step, op);
+  }
   if (step.type != ir::ElementType::kF32) return false;
+  for (size_t i = 0; i < step.inputs.size(); ++i) {
+    if (!reads(i, step.opcode == ir::OpCode::kSelect && i == 0)) return false;
+  }
+  if (step.opcode == ir::OpCode::kSelect && step.inputs.size() == 3) {
+    return *op = Op::kSelect, true;
+  }
   if (step.opcode == ir::OpCode::kUnary && step.inputs.size() == 1) {
     if (step.unary == ir::UnaryOp::kNegate) return *op = Op::kNeg, true;
     if (step.unary == ir::UnaryOp::kAbs) return *op = Op::kAbs, true;
@@ -147,12 +195,21 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
     *out = Operand{Source::kSpill, static_cast<uint8_t>(slot_of[s])};
     return true;
   };
+  // Inputs are f32 arrays (the caller's rule); steps say what they define.
+  bool is_mask[kMaxInputs + kMaxSteps] = {};
   for (int s = 0; s < num_steps; ++s) {
     const ir::FusedStep& step = body.steps[s];
     Instruction& ins = plan->code[s];
-    if (!ToOp(step, &ins.op)) return false;
+    for (int r : step.inputs) {
+      if (r < 0 || r >= num_inputs + s) return false;
+    }
+    if (!ToOp(step, is_mask, &ins.op)) return false;
+    is_mask[num_inputs + s] = step.type == ir::ElementType::kPred;
     if (!operand(step.inputs[0], s, &ins.a)) return false;
-    if (step.inputs.size() == 2 && !operand(step.inputs[1], s, &ins.b)) {
+    if (step.inputs.size() >= 2 && !operand(step.inputs[1], s, &ins.b)) {
+      return false;
+    }
+    if (step.inputs.size() == 3 && !operand(step.inputs[2], s, &ins.c)) {
       return false;
     }
     ins.spill = static_cast<int8_t>(slot_of[s]);
@@ -170,8 +227,9 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
   plan->size = num_steps;
   for (size_t o = 0; o < body.outputs.size(); ++o) {
     const int reg = body.outputs[o];
-    // An input passed straight through is left to the generic path.
-    if (reg < num_inputs) return false;
+    // An input passed straight through is left to the generic path, and
+    // so is a mask (pred outputs are bytes, not floats).
+    if (reg < num_inputs || is_mask[reg]) return false;
     if (!operand(reg, num_steps, &plan->outputs[o])) return false;
   }
   plan->num_outputs = static_cast<int>(body.outputs.size());
@@ -219,6 +277,12 @@ PJRTX_INLINE V Apply(const V& a, const V& b) {
   if constexpr (kOp == Op::kAbs) {
     return std::bit_cast<V>(std::bit_cast<VI>(a) & 0x7fffffff);
   }
+  if constexpr (kOp == Op::kEq) return std::bit_cast<V>(a == b);
+  if constexpr (kOp == Op::kNe) return std::bit_cast<V>(a != b);
+  if constexpr (kOp == Op::kGe) return std::bit_cast<V>(a >= b);
+  if constexpr (kOp == Op::kGt) return std::bit_cast<V>(a > b);
+  if constexpr (kOp == Op::kLe) return std::bit_cast<V>(a <= b);
+  if constexpr (kOp == Op::kLt) return std::bit_cast<V>(a < b);
   if constexpr (kOp == Op::kSqrt) {
     // Lane by lane; this file compiles without errno for math calls
     // (CMakeLists.txt), so each instruction set's build vectorizes it into
@@ -297,6 +361,16 @@ PJRTX_INLINE void ApplyScalar(const Group& a, const V& b, Group& result,
   }
 }
 
+// Bitwise, so the chosen value keeps its bits (NaN payloads, -0).
+PJRTX_INLINE void SelectGroup(const Group& mask, const Group& on_true,
+                              const Group& on_false, Group& result) {
+  for (int k = 0; k < kVectors; ++k) {
+    const VI m = std::bit_cast<VI>(mask.v[k]);
+    result.v[k] = std::bit_cast<V>((m & std::bit_cast<VI>(on_true.v[k])) |
+                                   (~m & std::bit_cast<VI>(on_false.v[k])));
+  }
+}
+
 template <typename Stream>
 PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
                            int64_t start, float* const* outputs, bool stream) {
@@ -326,7 +400,18 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
       PJRTX_OP_CASES(Op::kNeg)
       PJRTX_OP_CASES(Op::kAbs)
       PJRTX_OP_CASES(Op::kSqrt)
+      PJRTX_OP_CASES(Op::kEq)
+      PJRTX_OP_CASES(Op::kNe)
+      PJRTX_OP_CASES(Op::kGe)
+      PJRTX_OP_CASES(Op::kGt)
+      PJRTX_OP_CASES(Op::kLe)
+      PJRTX_OP_CASES(Op::kLt)
 #undef PJRTX_OP_CASES
+      case Code(Op::kSelect, Form::kGeneral):
+        SelectGroup(Fetch(ins.a, accumulator, state, start),
+                    Fetch(ins.b, accumulator, state, start),
+                    Fetch(ins.c, accumulator, state, start), accumulator);
+        break;
     }
     if (ins.spill >= 0) {
       float* p = state.spills[ins.spill];

@@ -19,9 +19,11 @@ struct F32FusedArrays {
 };
 
 // Evaluates `body` when every step is f32 arithmetic the fast path knows
-// (add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt)
-// and the body fits its fixed register budget; returns false, having
-// written nothing, otherwise.
+// (add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt),
+// a compare of two f32 values (not TOTALORDER) or a select on such a
+// compare's result (ReLU's backward pass: select(x > 0, g, 0)), every
+// output is f32, and the body fits its fixed register budget; returns
+// false, having written nothing, otherwise.
 //
 // Why this is fast: the body becomes a short accumulator program, run
 // 64 elements at a time. A chain of steps, each consuming the one before

@@ -793,9 +793,18 @@ absl::Status Interpreter::ExecuteFusedElementwise(
   // BoundMemory); operands are read where they are.
   absl::InlinedVector<Literal, 4> fresh(inst.results.size());
   absl::InlinedVector<Literal*, 4> outputs;
-  // With one result, each element is read before that element of the
-  // result is written, so it may take over a donated operand's memory.
-  const bool elementwise = inst.results.size() == 1;
+  // Each element of the results is written after that element of every
+  // operand has been read (the fused loops read a block or tile of all
+  // operands before writing it to any result), so a result may take over a
+  // donated operand's memory: Adam's update writes the new parameters and
+  // moments over the old. Not with several results where one passes an
+  // operand through: it would be read from memory another result may
+  // already have overwritten.
+  const ir::FusedBody& body = inst.attributes.fused;
+  bool elementwise = true;
+  if (inst.results.size() > 1) {
+    for (int r : body.outputs) elementwise &= r >= body.num_inputs;
+  }
   for (size_t i = 0; i < inst.results.size(); ++i) {
     const Literal* bound = BoundMemory(inst.results[i], env, elementwise);
     if (bound == nullptr) {
@@ -806,8 +815,7 @@ absl::Status Interpreter::ExecuteFusedElementwise(
   }
   absl::InlinedVector<const Literal*, 8> inputs;
   for (int id : inst.operands) inputs.push_back(&env[id].tensor);
-  PJRTX_RETURN_IF_ERROR(
-      RunFusedElementwise(inst.attributes.fused, inputs, outputs));
+  PJRTX_RETURN_IF_ERROR(RunFusedElementwise(body, inputs, outputs));
   for (size_t i = 0; i < inst.results.size(); ++i) {
     env[inst.results[i]] = TensorValue::Tensor(
         outputs[i] == &fresh[i] ? std::move(fresh[i]) : *outputs[i]);

@@ -38,6 +38,22 @@ FusedStep Unary(UnaryOp op, int a) {
   return step;
 }
 
+FusedStep Compare(ir::ComparisonDirection direction, int a, int b) {
+  FusedStep step;
+  step.opcode = OpCode::kCompare;
+  step.comparison = direction;
+  step.inputs = {a, b};
+  step.type = ir::ElementType::kPred;
+  return step;
+}
+
+FusedStep Select(int mask, int on_true, int on_false) {
+  FusedStep step;
+  step.opcode = OpCode::kSelect;
+  step.inputs = {mask, on_true, on_false};
+  return step;
+}
+
 // StableHLO maximum/minimum: NaN propagates, -0 orders below +0.
 float RefMax(float a, float b) {
   if (std::isnan(a)) return a;
@@ -239,7 +255,95 @@ TEST(FusedF32Test, DeclinesWhatItDoesNotCover) {
   }
   too_long.outputs = {101};
   EXPECT_FALSE(RunFusedF32(too_long, arrays));
+
+  FusedBody mask_out;  // A pred output: bytes, not floats.
+  mask_out.num_inputs = 2;
+  mask_out.steps = {Compare(ir::ComparisonDirection::kGt, 0, 1)};
+  mask_out.outputs = {2};
+  EXPECT_FALSE(RunFusedF32(mask_out, arrays));
+
+  FusedBody total_order = mask_out;  // Orders NaN and -0: not vector compares.
+  total_order.steps[0].comparison_type = ir::ComparisonType::kTotalOrder;
+  total_order.steps.push_back(Select(2, 0, 1));
+  total_order.outputs = {3};
+  EXPECT_FALSE(RunFusedF32(total_order, arrays));
+
+  FusedBody mask_as_value = mask_out;  // A mask read as a float.
+  mask_as_value.steps.push_back(Binary(BinaryOp::kAdd, 2, 0));
+  mask_as_value.outputs = {3};
+  EXPECT_FALSE(RunFusedF32(mask_as_value, arrays));
+
+  FusedBody value_as_mask;  // A float read as select's mask.
+  value_as_mask.num_inputs = 2;
+  value_as_mask.steps = {Select(0, 0, 1)};
+  value_as_mask.outputs = {2};
+  EXPECT_FALSE(RunFusedF32(value_as_mask, arrays));
   EXPECT_EQ(out, 0.0f) << "a declined body must write nothing";
+}
+
+bool RefCompare(ir::ComparisonDirection direction, float a, float b) {
+  switch (direction) {
+    case ir::ComparisonDirection::kEq:
+      return a == b;
+    case ir::ComparisonDirection::kNe:
+      return a != b;
+    case ir::ComparisonDirection::kGe:
+      return a >= b;
+    case ir::ComparisonDirection::kGt:
+      return a > b;
+    case ir::ComparisonDirection::kLe:
+      return a <= b;
+    default:
+      return a < b;
+  }
+}
+
+// ReLU's backward pass, select(x > 0, g, 0), and every direction choosing
+// between a tensor and a value several steps old (a spilled one), with NaN,
+// signed zeros and infinities on both sides of each compare.
+TEST_P(FusedF32Test, ComparesAndSelectsAsTheReferenceKernels) {
+  const int64_t n = GetParam();
+  const std::vector<float> x = Values(n, 5), g = Values(n, 6);
+  const float zero = 0.0f;
+  const float* inputs[] = {x.data(), g.data(), &zero};
+  const bool is_scalar[] = {false, false, true};
+
+  FusedBody relu_backward;
+  relu_backward.num_inputs = 3;
+  relu_backward.steps = {Compare(ir::ComparisonDirection::kGt, 0, 2),
+                         Select(3, 1, 2)};
+  relu_backward.outputs = {4};
+  std::vector<float> out(n, 7.0f);
+  float* outputs[] = {out.data()};
+  ASSERT_TRUE(RunFusedF32(relu_backward, {inputs, is_scalar, outputs, n}));
+  std::vector<float> want(n);
+  for (int64_t i = 0; i < n; ++i) want[i] = x[i] > 0.0f ? g[i] : 0.0f;
+  ExpectSameBits(out, want, "relu backward");
+
+  for (ir::ComparisonDirection direction :
+       {ir::ComparisonDirection::kEq, ir::ComparisonDirection::kNe,
+        ir::ComparisonDirection::kGe, ir::ComparisonDirection::kGt,
+        ir::ComparisonDirection::kLe, ir::ComparisonDirection::kLt}) {
+    // 3 = -x; 4 = x cmp g; 5 = |g|; 6 = select(4, 3, 5); 7 = 6 + x
+    FusedBody body;
+    body.num_inputs = 3;
+    body.steps = {Unary(UnaryOp::kNegate, 0), Compare(direction, 0, 1),
+                  Unary(UnaryOp::kAbs, 1), Select(4, 3, 5),
+                  Binary(BinaryOp::kAdd, 6, 0)};
+    body.outputs = {7, 6};
+    std::vector<float> sum(n, 7.0f), chosen(n, 7.0f);
+    float* two[] = {sum.data(), chosen.data()};
+    ASSERT_TRUE(RunFusedF32(body, {inputs, is_scalar, two, n}));
+    std::vector<float> want_sum(n), want_chosen(n);
+    for (int64_t i = 0; i < n; ++i) {
+      want_chosen[i] =
+          RefCompare(direction, x[i], g[i]) ? -x[i] : std::fabs(g[i]);
+      want_sum[i] = want_chosen[i] + x[i];
+    }
+    SCOPED_TRACE(static_cast<int>(direction));
+    ExpectSameBits(chosen, want_chosen, "select");
+    ExpectSameBits(sum, want_sum, "select + x");
+  }
 }
 
 }  // namespace
