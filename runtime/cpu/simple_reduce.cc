@@ -94,6 +94,28 @@ class ProducedInput {
   absl::Status status_;
 };
 
+// row[k] = op(row[k], in[k]) for k < length: a column reduction's step
+// (a bias gradient's sum over the batch). The op is chosen once, outside
+// the loop, so the loop vectorizes; each element's order is unchanged.
+template <typename T>
+void AccumulateRow(BinaryOp op, T* row, const T* in, int64_t length) {
+  auto each = [&](auto fn) {
+    for (int64_t k = 0; k < length; ++k) row[k] = fn(row[k], in[k]);
+  };
+  switch (op) {
+    case BinaryOp::kAdd:
+      return each([](T a, T b) { return Apply(BinaryOp::kAdd, a, b); });
+    case BinaryOp::kMultiply:
+      return each([](T a, T b) { return Apply(BinaryOp::kMultiply, a, b); });
+    case BinaryOp::kMaximum:
+      return each([](T a, T b) { return Apply(BinaryOp::kMaximum, a, b); });
+    case BinaryOp::kMinimum:
+      return each([](T a, T b) { return Apply(BinaryOp::kMinimum, a, b); });
+    default:
+      return each([op](T a, T b) { return Apply(op, a, b); });
+  }
+}
+
 // Advances the multi-index over all but the innermost dimension, and the
 // output offset with it.
 void AdvanceOuter(const std::vector<int64_t>& dims,
@@ -174,9 +196,13 @@ bool Reduce(BinaryOp op, Input& input, std::vector<int64_t> dims, Literal& out,
         acc[out_offset] = value;
       } else {
         T* row = acc + out_offset + i * inner_stride;
-        for (int64_t k = 0; k < length; ++k) {
-          T& a = row[k * inner_stride];
-          a = Apply(op, a, in[k]);
+        if (inner_stride == 1) {
+          AccumulateRow(op, row, in, length);
+        } else {
+          for (int64_t k = 0; k < length; ++k) {
+            T& a = row[k * inner_stride];
+            a = Apply(op, a, in[k]);
+          }
         }
       }
       i += length;
