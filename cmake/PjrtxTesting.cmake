@@ -1,8 +1,13 @@
 # pjrtx_add_test(<name> COMMAND <cmd>... [TIMEOUT <s>] [LABELS <l>...]
-#                [ENVIRONMENT VAR=value...])
+#                [ENVIRONMENT VAR=value...] [ISA_VARIANTS [ISA_ANCHORS]])
 # Every test gets a TIMEOUT (60 s unless given), so nothing can hang CI.
+# ISA_VARIANTS adds <name>.isa_avx2 and <name>.isa_baseline: the same
+# command on the CPU engine's narrower vector paths, whatever this machine
+# has (pjrtx_isa_environment), labelled `isa` beside LABELS; ISA_ANCHORS
+# limits a benchmark's anchors alike (pjrtx_isa_anchor_environment).
 function(pjrtx_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(ARG "ISA_VARIANTS;ISA_ANCHORS" "TIMEOUT"
+                        "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 60)
   endif()
@@ -13,6 +18,48 @@ function(pjrtx_add_test name)
   endif()
   if(ARG_ENVIRONMENT)
     set_tests_properties(${name} PROPERTIES ENVIRONMENT "${ARG_ENVIRONMENT}")
+  endif()
+  if(ARG_ISA_VARIANTS)
+    foreach(isa IN ITEMS avx2 baseline)
+      pjrtx_isa_environment(${isa} isa_environment)
+      if(ARG_ISA_ANCHORS)
+        pjrtx_isa_anchor_environment(${isa} anchor_environment)
+        list(APPEND isa_environment ${anchor_environment})
+      endif()
+      add_test(NAME ${name}.isa_${isa} COMMAND ${ARG_COMMAND})
+      set_tests_properties(${name}.isa_${isa} PROPERTIES
+        TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS};isa"
+        ENVIRONMENT "${ARG_ENVIRONMENT};${isa_environment}")
+    endforeach()
+  endif()
+endfunction()
+
+# pjrtx_isa_environment(<avx2|baseline> <out variable>)
+# The environment that runs the CPU engine on one vector ISA: its own loops
+# (PJRTX_CPU_MAX_ISA) and its matrix library, oneDNN (DNNL_MAX_CPU_ISA;
+# SSE4.1 is oneDNN's lowest).
+function(pjrtx_isa_environment isa out)
+  if(isa STREQUAL "avx2")
+    set(${out} "PJRTX_CPU_MAX_ISA=avx2;DNNL_MAX_CPU_ISA=AVX2" PARENT_SCOPE)
+  elseif(isa STREQUAL "baseline")
+    set(${out} "PJRTX_CPU_MAX_ISA=baseline;DNNL_MAX_CPU_ISA=SSE41" PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "pjrtx_isa_environment: '${isa}'; expected avx2 or baseline")
+  endif()
+endfunction()
+
+# pjrtx_isa_anchor_environment(<avx2|baseline> <out variable>)
+# The benchmarks' anchors on the same ISA, so that ratios compare like with
+# like: OpenBLAS (OPENBLAS_CORETYPE) and XLA:CPU (--xla_cpu_max_isa). XLA:CPU
+# cannot run f16 below AVX (its conversions need F16C), so AVX is its
+# baseline: an anchor a little faster than the subject's, never slower.
+function(pjrtx_isa_anchor_environment isa out)
+  if(isa STREQUAL "avx2")
+    set(${out} "OPENBLAS_CORETYPE=Haswell;XLA_FLAGS=--xla_cpu_max_isa=AVX2" PARENT_SCOPE)
+  elseif(isa STREQUAL "baseline")
+    set(${out} "OPENBLAS_CORETYPE=Nehalem;XLA_FLAGS=--xla_cpu_max_isa=AVX" PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "pjrtx_isa_anchor_environment: '${isa}'; expected avx2 or baseline")
   endif()
 endfunction()
 

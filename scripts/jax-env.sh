@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Creates, once, the virtual environment the JAX tests and benchmarks run in
-# (python/requirements-jax.txt: jax, jaxlib, optax, pytest, pinned) and
-# prints its path on stdout; progress goes to stderr. Usage:
-#   env=$(scripts/jax-env.sh) && "$env/bin/python" -m pytest ...
+# Creates, once, a virtual environment the JAX tests and benchmarks run in,
+# from a pin file (pinned jax, jaxlib, optax, pytest), and prints its path
+# on stdout; progress goes to stderr. Usage:
+#   env=$(scripts/jax-env.sh [PIN_FILE]) && "$env/bin/python" -m pytest ...
+# PIN_FILE (default python/requirements-jax.txt, JAX 0.10.2 on Python
+# 3.11) names the Python it was verified with on a line
+# `# requires-python: X.Y`; python/requirements-jax-0.12.txt is JAX 0.12.1
+# on Python 3.12 (JAX 0.11 and newer need 3.12+).
 #
 # The environment lives outside the checkout, in
 #   ${PJRTX_JAX_ENV_ROOT:-$HOME/.cache/pjrtx}/jax-env-<12 hex of sha256 of
-#   the requirements file>
+#   the pin file>
 # so every checkout and build with the same pins shares it, and changing a
 # pin makes a new one. It is reused only when its marker file says it was
 # completed from exactly these pins with the same base Python; an
@@ -21,22 +25,38 @@
 # build/release); JAX discovers it through the jax_plugins namespace package.
 #
 # The base interpreter: $PJRTX_JAX_PYTHON if set, else the first Python
-# 3.11 among python3 on PATH (pyenv's, where there is one), python3.11 and
-# /usr/bin/python3. Debian's /usr/bin/python3 creates environments only with
-# Debian's python3-venv package installed; without it, `python3 -m venv`
-# fails, and this script says what to install and exits 1.
+# X.Y among python3, pythonX.Y on PATH, pyenv's installed X.Y versions and
+# /usr/bin/python3. Debian's /usr/bin/python3 creates environments only
+# with Debian's python3-venv package installed; without it, `python3 -m
+# venv` fails, and this script says what to install and exits 1.
+# Exit status 3: no Python X.Y on this machine (callers skip with that
+# reason); anything else non-zero is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-requirements=$PWD/python/requirements-jax.txt
-python_version=3.11  # What the pins were verified with.
-
 say() { echo "jax-env: $*" >&2; }
+
+requirements=$(realpath "${1:-python/requirements-jax.txt}")
+if [ ! -f "$requirements" ]; then
+  say "no pin file '$requirements'"
+  exit 1
+fi
+# What the pins were verified with.
+python_version=$(sed -n 's/^# requires-python: *\([0-9.]*\) *$/\1/p' \
+                   "$requirements")
+if [ -z "$python_version" ]; then
+  say "$requirements has no '# requires-python: X.Y' line"
+  exit 1
+fi
 
 if [ -n "${PJRTX_JAX_PYTHON:-}" ]; then
   candidates=("$PJRTX_JAX_PYTHON")
 else
-  candidates=(python3 python3.11 /usr/bin/python3)
+  candidates=(python3 "python$python_version")
+  for pyenv_python in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/"$python_version".*/bin/python"$python_version"; do
+    [ -x "$pyenv_python" ] && candidates+=("$pyenv_python")
+  done
+  candidates+=(/usr/bin/python3)
 fi
 base_python=""
 for candidate in "${candidates[@]}"; do
@@ -50,9 +70,10 @@ for candidate in "${candidates[@]}"; do
 done
 if [ -z "$base_python" ]; then
   say "no Python $python_version found (tried ${candidates[*]}); the pins in" \
-      "python/requirements-jax.txt are for $python_version." \
-      "On Debian 12: apt-get install python3 python3-venv"
-  exit 1
+      "$requirements are for $python_version. Install it (pyenv install" \
+      "$python_version, or your distribution's python$python_version with" \
+      "venv) or point PJRTX_JAX_PYTHON at one."
+  exit 3
 fi
 
 hash=$(sha256sum "$requirements" | cut -c1-12)

@@ -14,6 +14,7 @@
 #endif
 #include "runtime/core/abi/plugin_entry.h"
 #include "runtime/core/base/plugin.h"
+#include "runtime/cpu/cpu_features.h"
 #include "support/status_macros.h"
 
 namespace tpu_emu {
@@ -31,6 +32,11 @@ class TpuEmuPlugin : public pjrtx::Plugin {
   std::string Version() const override { return "0.1.0"; }
   std::vector<std::string> Capabilities() const override {
     return {"collectives", "dlpack", "execute", "program_collectives"};
+  }
+  // The vector instructions the chips' engine runs (PJRTX_CPU_MAX_ISA caps
+  // them), e.g. "avx2 (PJRTX_CPU_MAX_ISA=avx2; the CPU has avx512)".
+  std::vector<pjrtx::Attribute> Attributes() const override {
+    return {{"tpu_emu.cpu_isa", pjrtx::cpu::HostCpuFeatures().description}};
   }
 
   // Chips are host memory, so the host communicator serves them; chips of
@@ -77,6 +83,9 @@ class TpuEmuPlugin : public pjrtx::Plugin {
 
   absl::StatusOr<std::unique_ptr<pjrtx::Driver>> CreateDriver(
       const pjrtx::OptionSet& options, pjrtx::KeyValueStore* kv) override {
+    // A mistyped PJRTX_CPU_MAX_ISA would otherwise test the wrong path
+    // silently.
+    PJRTX_RETURN_IF_ERROR(pjrtx::cpu::HostCpuFeatures().setting_error);
     DriverConfig config;
     PJRTX_ASSIGN_OR_RETURN(config.layout.slice,
                            ParseSliceShape(options.GetString("topology")));

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "runtime/cpu/cpu_features.h"
+
 // The 64-byte vector type below only travels between always-inlined
 // functions, so the ABI warning GCC gives for returning it on baseline
 // x86-64 is moot.
@@ -505,9 +507,17 @@ bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays) {
   Plan plan;
   if (!MakePlan(body, arrays.input_is_scalar, &plan)) return false;
   using RunFn = void (*)(const Plan&, const F32FusedArrays&, int);
-  static const RunFn run = __builtin_cpu_supports("avx512f") ? RunAvx512
-                           : __builtin_cpu_supports("avx2")  ? RunAvx2
-                                                             : RunBaseline;
+  static const RunFn run = [] {
+    switch (HostCpuFeatures().isa) {
+      case CpuIsa::kAvx512:
+        return RunAvx512;
+      case CpuIsa::kAvx2:
+        return RunAvx2;
+      case CpuIsa::kBaseline:
+        break;
+    }
+    return RunBaseline;
+  }();
   run(plan, arrays, body.num_inputs);
   return true;
 }

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "oneapi/dnnl/dnnl.hpp"
+#include "runtime/cpu/cpu_features.h"
 #include "runtime/cpu/index_util.h"
 #include "support/status_macros.h"
 
@@ -41,8 +42,10 @@ size_t AlignUp(size_t bytes) {
 const dnnl::engine& CpuEngine() {
   // Never destroyed, so that plans released after static destructors ran
   // can still reach it.
+  // Features first: they cap oneDNN's ISA, which it only accepts before
+  // its first primitive.
   static const dnnl::engine* const engine =
-      new dnnl::engine(dnnl::engine::kind::cpu, 0);
+      (HostCpuFeatures(), new dnnl::engine(dnnl::engine::kind::cpu, 0));
   return *engine;
 }
 
@@ -82,18 +85,6 @@ std::optional<DataType> MatmulInputType(ElementType lhs, ElementType rhs,
     default:
       return std::nullopt;
   }
-}
-
-// Whether oneDNN's int8 matmul is exact here. Without VNNI (or AMX, which
-// implies it) its kernels multiply with vpmaddubsw, whose 16-bit pair sums
-// saturate: results would be wrong, not merely slow.
-bool HasExactInt8Matmul() {
-  const auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-  auto has = [isa](dnnl::cpu_isa feature) {
-    const auto bits = static_cast<unsigned>(feature);
-    return (isa & bits) == bits;
-  };
-  return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
 }
 
 int64_t Product(const Shape& shape, absl::Span<const int64_t> dims) {
@@ -247,7 +238,7 @@ absl::StatusOr<std::unique_ptr<OneDnnDot>> OneDnnDot::Create(
         absl::StrCat("oneDNN matmul does not run ", lhs.ToString(), " x ",
                      rhs.ToString(), " -> ", result.ToString()));
   }
-  if (*input_type == DataType::s8 && !HasExactInt8Matmul()) {
+  if (*input_type == DataType::s8 && !HostCpuFeatures().exact_int8_matmul) {
     return absl::UnimplementedError(
         "oneDNN's int8 matmul saturates on this CPU (no VNNI or AMX)");
   }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "runtime/cpu/cpu_features.h"
+
 namespace pjrtx::cpu {
 namespace {
 
@@ -97,13 +99,10 @@ void ApplyBaseline(const float* in, float* out, int64_t n) {
 // before sanitizer runtimes start.
 template <float (*F)(float)>
 void Dispatch(const float* in, float* out, int64_t n) {
-  static const bool avx512 =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-  static const bool avx2 =
-      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (avx512) {
+  static const CpuIsa isa = HostCpuFeatures().isa;
+  if (isa == CpuIsa::kAvx512) {
     ApplyAvx512<F>(in, out, n);
-  } else if (avx2) {
+  } else if (isa == CpuIsa::kAvx2) {
     ApplyAvx2<F>(in, out, n);
   } else {
     ApplyBaseline<F>(in, out, n);

@@ -25,7 +25,8 @@
 // Printed per step: the slice's mean loss, step time, H2D / D2H / staging /
 // DCN bytes of this process's chips, and MFU: the whole job's model FLOPs
 // per step (formula printed) over the step time, against the machine's
-// bf16 GEMM peak measured with oneDNN at start-up in the same run. Ends
+// GEMM peak measured with oneDNN at start-up in the same run (bf16 where
+// the CPU runs it fast, f32 otherwise; the header says which and why). Ends
 // with `loss first=<x> last=<y>` and `mfu=<median>`; exits 1 unless the
 // loss fell at least 10x and every step moved to and from the host only
 // the batch, the loss and the DCN staging. --trace writes a Chrome trace
@@ -222,7 +223,8 @@ void TraceToFile(std::string path, int process, int processes) {
   setenv("PJRTX_TRACE_FILE", path.c_str(), 1);
 }
 
-// The machine's bf16 GEMM peak, what MFU is measured against.
+// The machine's GEMM peak (bf16 where the CPU runs it fast, else f32),
+// what MFU is measured against.
 struct Peak {
   double flops_per_second = 0;
   std::string line;  // How it was measured; process 0 only.
@@ -233,11 +235,13 @@ struct Peak {
 Peak SharePeak(pjrtx::JobCoordination& job, int process) {
   Peak peak;
   if (process == 0) {
-    const multislice::GemmPeak measured = multislice::MeasureBf16GemmPeak();
+    const multislice::GemmPeak measured =
+        Must(multislice::MeasureGemmPeak(), "GEMM peak");
     peak.flops_per_second = measured.flops_per_second;
-    peak.line = absl::StrCat("bf16 GEMM peak: ", peak.flops_per_second / 1e9,
-                             " GFLOP/s (oneDNN ", measured.implementation, ", ",
-                             measured.n, "^3, default threads)");
+    peak.line =
+        absl::StrCat(measured.type, " GEMM peak: ", peak.flops_per_second / 1e9,
+                     " GFLOP/s (oneDNN ", measured.implementation, ", ",
+                     measured.n, "^3, default threads; ", measured.reason, ")");
     if (job.store != nullptr) {
       Must(job.store->Put("multislice/peak",
                           absl::StrCat(peak.flops_per_second)),

@@ -15,7 +15,7 @@ if(TARGET PkgConfig::OPENBLAS AND TARGET OpenMP::OpenMP_CXX)
   add_dependencies(dot_bench pjrt_tpuemu)
   pjrtx_add_test(bench.dot_quick
     COMMAND dot_bench --plugin=$<TARGET_FILE:pjrt_tpuemu> --quick
-    TIMEOUT 120 LABELS bench)
+    TIMEOUT 120 LABELS bench ISA_VARIANTS ISA_ANCHORS)
 else()
   message(STATUS "dot_bench left out: needs OpenBLAS (apt-get install "
                  "libopenblas-dev) and OpenMP")

@@ -33,6 +33,17 @@ check "mistyped option is named" "grep -q \"'num_slices'\" <<<\"\$out\""
 out=$("$pjrtx" info "--plugin=$plugin" --option topo=v5e:2x2 2>&1); rc=$?
 check "unknown option exits 2" "[ $rc -eq 2 ]"
 
+out=$("$pjrtx" info "--plugin=$plugin" 2>&1)
+check "the engine's vector ISA is shown" \
+  "grep -Eq 'tpu_emu.cpu_isa +(avx512|avx2|baseline)' <<<\"\$out\""
+out=$(PJRTX_CPU_MAX_ISA=baseline "$pjrtx" info "--plugin=$plugin" 2>&1)
+check "PJRTX_CPU_MAX_ISA=baseline caps it" \
+  "grep -Eq 'tpu_emu.cpu_isa +baseline \(PJRTX_CPU_MAX_ISA=baseline' <<<\"\$out\""
+out=$(PJRTX_CPU_MAX_ISA=avx3 "$pjrtx" info "--plugin=$plugin" 2>&1); rc=$?
+check "a bad PJRTX_CPU_MAX_ISA exits 2" "[ $rc -eq 2 ]"
+check "a bad PJRTX_CPU_MAX_ISA is named with the valid values" \
+  "grep -q \"PJRTX_CPU_MAX_ISA is 'avx3'; expected 'avx512', 'avx2' or 'baseline'\" <<<\"\$out\""
+
 out=$("$pjrtx" info --plugin=/nonexistent.so 2>&1); rc=$?
 check "missing plugin exits 1" "[ $rc -eq 1 ]"
 

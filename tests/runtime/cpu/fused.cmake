@@ -4,4 +4,4 @@
 add_executable(cpu_fused_tests ${CMAKE_CURRENT_LIST_DIR}/fused_f32_test.cc)
 target_link_libraries(cpu_fused_tests PRIVATE pjrtx_cpu
                       GTest::gtest_main GTest::gmock pjrtx_warnings)
-pjrtx_add_test(cpu_fused_tests COMMAND cpu_fused_tests LABELS unit)
+pjrtx_add_test(cpu_fused_tests COMMAND cpu_fused_tests LABELS unit ISA_VARIANTS)

@@ -10,4 +10,5 @@ add_executable(cpu_structural_tests
   ${CMAKE_CURRENT_LIST_DIR}/triangular_solve_test.cc)
 target_link_libraries(cpu_structural_tests PRIVATE pjrtx_cpu
                       GTest::gtest_main GTest::gmock pjrtx_warnings)
-pjrtx_add_test(cpu_structural_tests COMMAND cpu_structural_tests LABELS unit)
+pjrtx_add_test(cpu_structural_tests COMMAND cpu_structural_tests LABELS unit
+               ISA_VARIANTS)
