@@ -108,7 +108,7 @@ constexpr SimpleVhloType kSimpleVhloTypes[] = {
     {31, "i2"},         {32, "ui2"},        {33, "none"},
     {34, "tf32"},       {35, "f8E4M3"},     {36, "f8E3M4"},
     {37, "f4E2M1FN"},   {38, "f6E2M3FN"},   {39, "f6E3M2FN"},
-    {40, "f8E8M0FNU"},
+    {40, "f8E8M0FNU"},  {43, "f8E5M3FNU"},
 };
 constexpr uint64_t kVhloComplexType = 1;
 constexpr uint64_t kVhloFunctionType = 8;
@@ -136,7 +136,7 @@ const std::vector<EnumInfo>& Enums() {
        {"EQ", "NE", "GE", "GT", "LE", "LT"}},
       {kVhloComparisonType,
        "comparison_type",
-       {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}},
+       {"NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", "WEAKORDER"}},
       {kVhloCustomCallApiVersion,
        "api_version",
        {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL",
@@ -241,6 +241,12 @@ double FloatFromBits(std::string_view element, uint64_t bits) {
   if (element == "f6E3M2FN") return MiniFloatValue(bits, 3, 2, 3);
   if (element == "f8E8M0FNU")
     return std::ldexp(1.0, static_cast<int>(bits) - 127);
+  // Unsigned (no sign bit: MiniFloatValue's lands above the byte); 0xFF is
+  // its only NaN and it has no infinity.
+  if (element == "f8E5M3FNU") {
+    return bits == 0xff ? std::numeric_limits<double>::quiet_NaN()
+                        : MiniFloatValue(bits, 5, 3, 15);
+  }
   return 0;
 }
 

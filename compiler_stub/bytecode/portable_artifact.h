@@ -17,7 +17,7 @@ namespace pjrtx::bytecode {
 // Whether `bytes` start with MLIR bytecode's magic "ML\xefR".
 bool IsBytecode(std::string_view bytes);
 
-// Bytecode versions 0 to 6 and VHLO from StableHLO 0.9.0 to 1.20.0 (the
+// Bytecode versions 0 to 6 and VHLO from StableHLO 0.9.0 to 1.25.3 (the
 // producer string "StableHLO_vX.Y.Z"; MLIR's own producers are read as
 // unversioned). Errors are INVALID_ARGUMENT: a newer bytecode version,
 // producer or unknown op names what it found and the newest supported;

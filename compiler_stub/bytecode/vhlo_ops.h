@@ -24,7 +24,7 @@ struct VhloVersion {
 
 // The newest StableHLO/VHLO version whose ops and encodings this reader
 // knows; producers newer than it are rejected.
-inline constexpr VhloVersion kNewestVhloVersion = {1, 20, 0};
+inline constexpr VhloVersion kNewestVhloVersion = {1, 25, 3};
 inline constexpr VhloVersion kOldestVhloVersion = {0, 9, 0};
 
 struct VhloOp {

@@ -44,12 +44,14 @@ const std::map<std::string, UnaryRule>& UnaryRules() {
       {"stablehlo.cosine", {UnaryOp::kCosine, Accepts::kFloat}},
       {"stablehlo.count_leading_zeros",
        {UnaryOp::kCountLeadingZeros, Accepts::kInteger}},
+      {"stablehlo.exp2", {UnaryOp::kExp2, Accepts::kFloat}},
       {"stablehlo.exponential", {UnaryOp::kExponential, Accepts::kFloat}},
       {"stablehlo.exponential_minus_one",
        {UnaryOp::kExponentialMinusOne, Accepts::kFloat}},
       {"stablehlo.floor", {UnaryOp::kFloor, Accepts::kFloat}},
       {"stablehlo.is_finite", {UnaryOp::kIsFinite, Accepts::kFloat}},
       {"stablehlo.log", {UnaryOp::kLog, Accepts::kFloat}},
+      {"stablehlo.log2", {UnaryOp::kLog2, Accepts::kFloat}},
       {"stablehlo.log_plus_one", {UnaryOp::kLogPlusOne, Accepts::kFloat}},
       {"stablehlo.logistic", {UnaryOp::kLogistic, Accepts::kFloat}},
       {"stablehlo.negate", {UnaryOp::kNegate, Accepts::kNumeric}},
@@ -209,12 +211,18 @@ absl::Status LowerCompare(OpState& s) {
       {"FLOAT", ComparisonType::kFloat},
       {"TOTALORDER", ComparisonType::kTotalOrder},
       {"SIGNED", ComparisonType::kSigned},
-      {"UNSIGNED", ComparisonType::kUnsigned}};
+      {"UNSIGNED", ComparisonType::kUnsigned},
+      {"WEAKORDER", ComparisonType::kWeakOrder}};
   auto t = kTypes.find(type);
   if (t == kTypes.end()) {
     return s.Error(absl::StrCat("compare_type '", type,
                                 "' is not one of NOTYPE, FLOAT, TOTALORDER, "
-                                "SIGNED, UNSIGNED"));
+                                "SIGNED, UNSIGNED, WEAKORDER"));
+  }
+  if (t->second == ComparisonType::kWeakOrder && !IsFloat(s.shape(0).type)) {
+    return s.Error(absl::StrCat(
+        "compare_type WEAKORDER is only for floating-point operands, not ",
+        s.shape(0).ToString()));
   }
   s.instruction.opcode = OpCode::kCompare;
   s.instruction.attributes.comparison = d->second;
@@ -336,6 +344,10 @@ bool LowerElementwiseOp(OpState& s, absl::Status* status) {
     *status = LowerCompare(s);
   } else if (name == "stablehlo.select" || name == "stablehlo.clamp") {
     *status = LowerSelectOrClamp(s, name == "stablehlo.select");
+  } else if (name == "stablehlo.fma") {
+    // No implicit broadcast: a, b, c and the result share one shape.
+    *status = SameShapes(s, 3, Accepts::kFloat);
+    s.instruction.opcode = OpCode::kFma;
   } else if (name == "stablehlo.convert" ||
              name == "stablehlo.bitcast_convert" ||
              name == "stablehlo.reduce_precision") {

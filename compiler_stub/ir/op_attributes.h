@@ -20,12 +20,14 @@ enum class UnaryOp {
   kErf,      // chlo.erf
   kErfc,     // chlo.erfc
   kErfInv,   // chlo.erf_inv
+  kExp2,  // 2^x (stablehlo.exp2, StableHLO 1.23)
   kExponential,
   kExponentialMinusOne,
   kFloor,
   kIsFinite,
   kLgamma,  // chlo.lgamma
   kLog,
+  kLog2,  // log base 2 (stablehlo.log2, StableHLO 1.23)
   kLogPlusOne,
   kLogistic,
   kNegate,
@@ -59,8 +61,17 @@ enum class BinaryOp {
 };
 enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 // NOTYPE means "by element type" (FLOAT for floats, SIGNED/UNSIGNED for
-// integers); TOTALORDER uses the IEEE totalOrder predicate.
-enum class ComparisonType { kNoType, kFloat, kTotalOrder, kSigned, kUnsigned };
+// integers); TOTALORDER uses the IEEE totalOrder predicate; WEAKORDER
+// (floats only, StableHLO 1.22) orders as FLOAT except that -0 equals +0
+// and every NaN equals every other and is above +inf.
+enum class ComparisonType {
+  kNoType,
+  kFloat,
+  kTotalOrder,
+  kSigned,
+  kUnsigned,
+  kWeakOrder
+};
 
 // The dimensions of a rank-`rank` operand that are neither batching nor
 // contracting, ascending: the order dot_general's result lists them in.

@@ -40,6 +40,7 @@ enum class OpCode {
   kCompare,
   kSelect,
   kClamp,
+  kFma,  // a * b + c rounded once (stablehlo.fma, StableHLO 1.24)
   kConvert,
   kBitcastConvert,
   kReducePrecision,

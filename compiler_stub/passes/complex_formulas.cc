@@ -1,5 +1,6 @@
 // The formulas of complex arithmetic on real and imaginary parts.
 #include <cmath>
+#include <numbers>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -226,6 +227,15 @@ absl::Status ComplexExpander::ExpandFormula(const Operation& op,
                        Mul(Op("exponential", x.re), Op("sine", x.im)))});
     } else if (op_name == "log") {
       Define(op, Log(x));
+    } else if (op_name == "exp2") {
+      // 2^z = e^(z ln 2).
+      const ValueRef ln2 = Constant(std::numbers::ln2);
+      Define(op, Exp(Parts{Mul(x.re, ln2), Mul(x.im, ln2)}));
+    } else if (op_name == "log2") {
+      // log2 z = log z / ln 2, both parts.
+      const Parts log = Log(x);
+      const ValueRef inverse_ln2 = Constant(std::numbers::log2e);
+      Define(op, Parts{Mul(log.re, inverse_ln2), Mul(log.im, inverse_ln2)});
     } else if (op_name == "log_plus_one") {
       // |1 + z|^2 = 1 + (2a + a^2 + b^2), exact near 0; far from 0 (where
       // the squares would overflow) log |1 + z| itself.

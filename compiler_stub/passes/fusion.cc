@@ -277,6 +277,7 @@ bool IsElementwise(OpCode op) {
     case OpCode::kCompare:
     case OpCode::kSelect:
     case OpCode::kClamp:
+    case OpCode::kFma:
     case OpCode::kConvert:
       return true;
     default:

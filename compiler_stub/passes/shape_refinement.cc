@@ -529,6 +529,7 @@ class Refiner {
         "stablehlo.minimum",  "stablehlo.negate", "stablehlo.abs",
         "stablehlo.compare",  "stablehlo.select", "stablehlo.exponential",
         "stablehlo.log",      "stablehlo.sqrt",   "stablehlo.and",
+        "stablehlo.exp2",     "stablehlo.log2",   "stablehlo.fma",
         "stablehlo.or",       "stablehlo.not",    "stablehlo.bitcast_convert"};
     if (op.result_types.size() == 1 && !op.operand_types.empty() &&
         IsDynamic(op.result_types[0]) && kElementwise->count(name) != 0 &&

@@ -39,6 +39,8 @@ std::string StepName(const ir::FusedStep& step) {
           return "chlo.erfc";
         case ir::UnaryOp::kErfInv:
           return "chlo.erf_inv";
+        case ir::UnaryOp::kExp2:
+          return "stablehlo.exp2";
         case ir::UnaryOp::kExponential:
           return "stablehlo.exponential";
         case ir::UnaryOp::kExponentialMinusOne:
@@ -51,6 +53,8 @@ std::string StepName(const ir::FusedStep& step) {
           return "chlo.lgamma";
         case ir::UnaryOp::kLog:
           return "stablehlo.log";
+        case ir::UnaryOp::kLog2:
+          return "stablehlo.log2";
         case ir::UnaryOp::kLogPlusOne:
           return "stablehlo.log_plus_one";
         case ir::UnaryOp::kLogistic:
@@ -119,6 +123,8 @@ std::string StepName(const ir::FusedStep& step) {
       return "stablehlo.select";
     case OpCode::kClamp:
       return "stablehlo.clamp";
+    case OpCode::kFma:
+      return "stablehlo.fma";
     case OpCode::kConvert:
       return "stablehlo.convert";
     default:

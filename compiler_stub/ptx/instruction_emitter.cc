@@ -104,6 +104,8 @@ absl::StatusOr<Register> InstructionEmitter::Emit(
     case ir::OpCode::kClamp:
       // The spec's clamp(min, x, max) = minimum(maximum(x, min), max).
       return MaxMin(false, MaxMin(true, operands[1], operands[0]), operands[2]);
+    case ir::OpCode::kFma:
+      return Fma(instruction, operands[0], operands[1], operands[2]);
     case ir::OpCode::kConvert:
       return Convert(operands[0], result);
     case ir::OpCode::kReducePrecision:
@@ -375,6 +377,37 @@ absl::StatusOr<Register> InstructionEmitter::Binary(
   return Narrow(r, type);
 }
 
+absl::StatusOr<Register> InstructionEmitter::Fma(
+    const ir::Instruction& instruction, const Register& a, const Register& b,
+    const Register& c) {
+  const ElementType type = b.type;
+  if (type == ElementType::kF32 || type == ElementType::kF64) {
+    const std::string r = NewRegister(type);
+    builder_.Emit(absl::StrCat("fma.rn.", FloatSuffix(type)),
+                  {r, a.name, b.name, c.name});
+    return Register{r, type};
+  }
+  if (!IsNarrowFloat(type)) return Unsupported(instruction, On(type));
+  // f16 and bf16: the product is exact in f64, and the sum is rounded to
+  // odd there (truncated, lowest bit set when inexact, which TwoSum's
+  // error term tells), so that FromF64's further roundings give the one
+  // rounding fma asks for. Rounding the sum to nearest in f64 could lose
+  // a tiny addend that decides a tie of the narrow type.
+  const std::string x = ToF64(a), y = ToF64(b), z = ToF64(c);
+  const std::string product = F64Op("mul.rn.f64", {x, y});
+  const std::string sum = F64Op("add.rn.f64", {product, z});
+  const std::string z_part = F64Op("sub.rn.f64", {sum, product});
+  const std::string error = F64Op(
+      "add.rn.f64",
+      {F64Op("sub.rn.f64", {product, F64Op("sub.rn.f64", {sum, z_part})}),
+       F64Op("sub.rn.f64", {z, z_part})});
+  const std::string truncated = F64Op("add.rz.f64", {product, z});
+  const std::string odd = F64Op("or.b64", {truncated, "1"});
+  const std::string inexact =
+      PredOp("setp.ne.f64", {error, F64Immediate(0.0)});
+  return FromF64(F64Op("selp.f64", {odd, truncated, inexact}), type);
+}
+
 absl::StatusOr<Register> InstructionEmitter::Compare(
     const ir::Instruction& instruction, const Register& a, const Register& b) {
   const ir::ComparisonType comparison = instruction.attributes.comparison_type;
@@ -429,6 +462,9 @@ absl::StatusOr<Register> InstructionEmitter::Compare(
       y = Extend(y, bits, is_signed);
     }
     suffix = IntSuffix(type, is_signed);
+  }
+  if (is_float && comparison == ir::ComparisonType::kWeakOrder) {
+    return WeakOrderCompare(direction, suffix, x, y);
   }
   const std::string p = NewRegister(ElementType::kPred);
   builder_.Emit(absl::StrCat("setp.", direction, ".", suffix), {p, x, y});
@@ -929,6 +965,43 @@ std::string InstructionEmitter::Normalize(const std::string& value,
 // IEEE 754 totalOrder (-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN)
 // as a signed comparison of keys, as the CPU compares: a float's bits,
 // with the magnitude bits flipped where the sign is set.
+Register InstructionEmitter::WeakOrderCompare(const std::string& direction,
+                                              const std::string& suffix,
+                                              const std::string& x,
+                                              const std::string& y) {
+  // Keys (is NaN, value or 0 for NaN) compared in turn: every NaN equal to
+  // every other and above +inf; -0 == +0 as IEEE compares them.
+  const std::string zero =
+      suffix == "f64" ? F64Immediate(0.0) : std::string("0f00000000");
+  auto flag = [&](const std::string& nan) {
+    const std::string r = NewRegister(ElementType::kU32);
+    builder_.Emit("selp.u32", {r, "1", "0", nan});
+    return r;
+  };
+  auto value = [&](const std::string& v, const std::string& nan) {
+    const std::string r = NewRegister(
+        suffix == "f64" ? ElementType::kF64 : ElementType::kF32);
+    builder_.Emit(absl::StrCat("selp.", suffix), {r, zero, v, nan});
+    return r;
+  };
+  const std::string nan_x = PredOp(absl::StrCat("setp.nan.", suffix), {x, x});
+  const std::string nan_y = PredOp(absl::StrCat("setp.nan.", suffix), {y, y});
+  const std::string flag_x = flag(nan_x), flag_y = flag(nan_y);
+  // No NaN is left in the values: the unordered "neu" and "ne" agree.
+  const std::string ordered = direction == "neu" ? "ne" : direction;
+  const std::string by_flag =
+      PredOp(absl::StrCat("setp.", ordered, ".u32"), {flag_x, flag_y});
+  const std::string by_value =
+      PredOp(absl::StrCat("setp.", ordered, ".", suffix),
+             {value(x, nan_x), value(y, nan_y)});
+  const std::string flags_differ = PredOp("setp.ne.u32", {flag_x, flag_y});
+  const std::string r = PredOp(
+      "or.pred",
+      {PredOp("and.pred", {flags_differ, by_flag}),
+       PredOp("and.pred", {PredOp("not.pred", {flags_differ}), by_value})});
+  return Register{r, ElementType::kPred};
+}
+
 Register InstructionEmitter::TotalOrderCompare(
     ir::ComparisonDirection direction, const Register& a, const Register& b) {
   const int bits = ir::BitWidth(a.type);

@@ -41,6 +41,10 @@ class InstructionEmitter {
                                  const Register& x);
   absl::StatusOr<Register> Binary(const ir::Instruction& instruction,
                                   const Register& a, const Register& b);
+  // a * b + c rounded once (stablehlo.fma).
+  absl::StatusOr<Register> Fma(const ir::Instruction& instruction,
+                               const Register& a, const Register& b,
+                               const Register& c);
   absl::StatusOr<Register> Compare(const ir::Instruction& instruction,
                                    const Register& a, const Register& b);
   Register Select(const Register& predicate, const Register& on_true,
@@ -90,6 +94,7 @@ class InstructionEmitter {
   std::string ToF64(const Register& x);
   Register FromF64(const std::string& value, ir::ElementType type);
   std::string ExpF64(const std::string& x);
+  std::string Exp2F64(const std::string& x);
   std::string Expm1F64(const std::string& x);
   std::string LogF64(const std::string& x);
   std::string Log1pF64(const std::string& x);
@@ -126,6 +131,10 @@ class InstructionEmitter {
   std::string Extend(const std::string& value, int bits, bool is_signed);
   Register TotalOrderCompare(ir::ComparisonDirection direction,
                              const Register& a, const Register& b);
+  // WEAKORDER on widened floats `x`, `y` of PTX type `suffix` (f32, f64).
+  Register WeakOrderCompare(const std::string& direction,
+                            const std::string& suffix, const std::string& x,
+                            const std::string& y);
   // The shift amount operand (.u32) for shifting values of `type` by
   // `amount`, read as unsigned and capped at the width.
   std::string ShiftAmount(const std::string& amount, ir::ElementType type);

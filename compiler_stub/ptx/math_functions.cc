@@ -116,6 +116,31 @@ std::string InstructionEmitter::ExpF64(const std::string& x) {
   return F64Op("selp.f64", {x, y, nan});
 }
 
+std::string InstructionEmitter::Exp2F64(const std::string& x) {
+  // 2^x = 2^k e^(r ln 2), k = round(x), r = x - k exact in [-1/2, 1/2]: so
+  // an integer x gives 2^k exactly (e^0 = 1), which e^(x ln 2) misses.
+  // Clamped so that 2^k, applied in two halves, spans overflow and
+  // underflow.
+  std::string c = F64Op("max.f64", {x, D(-1076.0)});
+  c = F64Op("min.f64", {c, D(1025.0)});
+  const std::string k = F64Op("cvt.rni.f64.f64", {c});
+  const std::string t =
+      F64Op("mul.rn.f64", {F64Op("sub.rn.f64", {c, k}), D(std::numbers::ln2)});
+  std::vector<double> taylor;
+  for (int n = 13; n >= 0; --n) taylor.push_back(InverseFactorial(n));
+  const std::string p = Horner(t, taylor);
+  const std::string ki = NewRegister(ElementType::kS32);
+  builder_.Emit("cvt.rni.s32.f64", {ki, k});
+  const std::string k1 = NewRegister(ElementType::kS32);
+  builder_.Emit("shr.s32", {k1, ki, "1"});
+  const std::string k2 = NewRegister(ElementType::kS32);
+  builder_.Emit("sub.s32", {k2, ki, k1});
+  std::string y = F64Op("mul.rn.f64", {p, Pow2(k1)});
+  y = F64Op("mul.rn.f64", {y, Pow2(k2)});
+  const std::string nan = PredOp("testp.notanumber.f64", {x});
+  return F64Op("selp.f64", {x, y, nan});
+}
+
 std::string InstructionEmitter::Expm1F64(const std::string& x) {
   // Near 0, x times its series (no cancellation); elsewhere exp(x) - 1.
   std::vector<double> series;
@@ -730,6 +755,10 @@ std::string InstructionEmitter::MathF64(UnaryOp op, const std::string& x) {
       return LogisticF64(x);
     case UnaryOp::kExponential:
       return ExpF64(x);
+    case UnaryOp::kExp2:
+      return Exp2F64(x);
+    case UnaryOp::kLog2:
+      return F64Op("mul.rn.f64", {LogF64(x), D(std::numbers::log2e)});
     case UnaryOp::kExponentialMinusOne:
       return Expm1F64(x);
     case UnaryOp::kLog:
@@ -762,7 +791,8 @@ bool InstructionEmitter::IsMathFunction(UnaryOp op) {
       UnaryOp::kCbrt,     UnaryOp::kLogPlusOne,
       UnaryOp::kErf,      UnaryOp::kErfc,
       UnaryOp::kErfInv,   UnaryOp::kLgamma,
-      UnaryOp::kDigamma};
+      UnaryOp::kDigamma,  UnaryOp::kExp2,
+      UnaryOp::kLog2};
   return std::find(std::begin(kMathFunctions), std::end(kMathFunctions), op) !=
          std::end(kMathFunctions);
 }

@@ -1,5 +1,7 @@
 // stablehlo.compare.
+#include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "runtime/cpu/element_traits.h"
 #include "runtime/cpu/kernels.h"
@@ -67,6 +69,14 @@ Literal Compare(ComparisonDirection direction, ComparisonType type,
         // payloads apart as totalOrder requires.
         CompareLoop<Storage>(direction, lhs, rhs, out, [](Storage s) {
           return TotalOrderKey<Traits::kBits>(RawBits(s));
+        });
+      } else if (type == ComparisonType::kWeakOrder) {
+        // (is NaN, value): every NaN equal and above +inf; -0 == +0 as
+        // IEEE compares them.
+        CompareLoop<Storage>(direction, lhs, rhs, out, [](Storage s) {
+          const auto v = Traits::Load(s);
+          return std::isnan(v) ? std::pair(true, decltype(v){0})
+                               : std::pair(false, v);
         });
       } else {
         CompareLoop<Storage>(direction, lhs, rhs, out, Traits::Load);

@@ -93,6 +93,8 @@ absl::StatusOr<Literal> RunStep(const ir::FusedStep& step,
       return Select(in(0), in(1), in(2));
     case ir::OpCode::kClamp:
       return Clamp(in(0), in(1), in(2));
+    case ir::OpCode::kFma:
+      return Fma(in(0), in(1), in(2));
     case ir::OpCode::kConvert:
       return Convert(in(0), step.type);
     default:

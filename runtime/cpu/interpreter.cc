@@ -159,6 +159,9 @@ absl::Status ExecuteElementwise(const Instruction& inst,
     case OpCode::kClamp:
       io.Set(0, Clamp(io.operand(0), io.operand(1), io.operand(2)));
       return absl::OkStatus();
+    case OpCode::kFma:
+      io.Set(0, Fma(io.operand(0), io.operand(1), io.operand(2)));
+      return absl::OkStatus();
     case OpCode::kConvert:
       io.Set(0, Convert(io.operand(0), io.result_shape(0).type));
       return absl::OkStatus();
@@ -533,6 +536,7 @@ absl::Status Interpreter::Execute(const Instruction& inst,
     case OpCode::kCompare:
     case OpCode::kSelect:
     case OpCode::kClamp:
+    case OpCode::kFma:
     case OpCode::kConvert:
     case OpCode::kBitcastConvert:
     case OpCode::kReducePrecision:

@@ -44,6 +44,9 @@ Literal Select(const Literal& pred, const Literal& on_true,
                const Literal& on_false);
 // `min` and `max` are rank 0 or the operand's shape.
 Literal Clamp(const Literal& min, const Literal& operand, const Literal& max);
+// a * b + c rounded once to the element type (IEEE fusedMultiplyAdd), for
+// floating-point operands of one shape.
+Literal Fma(const Literal& a, const Literal& b, const Literal& c);
 // Element type conversion (float->int truncates toward zero and saturates;
 // NaN->0; int->narrower int wraps; anything->PRED is `!= 0`).
 Literal Convert(const Literal& operand, ElementType to);

@@ -36,6 +36,8 @@ const char* UnaryOpName(UnaryOp op) {
       return "erfc";
     case UnaryOp::kErfInv:
       return "erf_inv";
+    case UnaryOp::kExp2:
+      return "exp2";
     case UnaryOp::kExponential:
       return "exponential";
     case UnaryOp::kExponentialMinusOne:
@@ -48,6 +50,8 @@ const char* UnaryOpName(UnaryOp op) {
       return "lgamma";
     case UnaryOp::kLog:
       return "log";
+    case UnaryOp::kLog2:
+      return "log2";
     case UnaryOp::kLogPlusOne:
       return "log_plus_one";
     case UnaryOp::kLogistic:
@@ -155,6 +159,9 @@ absl::Status FloatUnary(UnaryOp op, const Literal& x, Literal& out) {
     case UnaryOp::kDigamma:
       MapInDouble<Traits>(x, out, Digamma);
       return absl::OkStatus();
+    case UnaryOp::kExp2:
+      MapInDouble<Traits>(x, out, [](double v) { return std::exp2(v); });
+      return absl::OkStatus();
     case UnaryOp::kExponential:
       MapInDouble<Traits>(x, out, [](double v) { return std::exp(v); });
       return absl::OkStatus();
@@ -175,6 +182,9 @@ absl::Status FloatUnary(UnaryOp op, const Literal& x, Literal& out) {
     }
     case UnaryOp::kLog:
       MapInDouble<Traits>(x, out, [](double v) { return std::log(v); });
+      return absl::OkStatus();
+    case UnaryOp::kLog2:
+      MapInDouble<Traits>(x, out, [](double v) { return std::log2(v); });
       return absl::OkStatus();
     case UnaryOp::kLogPlusOne:
       MapInDouble<Traits>(x, out, [](double v) { return std::log1p(v); });

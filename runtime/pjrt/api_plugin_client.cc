@@ -58,7 +58,7 @@ PJRT_NamedValue Int64ListValue(absl::string_view name,
 // for the older of this and its own current version.
 absl::StatusOr<const std::vector<PJRT_NamedValue>*> PluginAttributeList() {
   static const std::vector<int64_t>* const current =
-      new std::vector<int64_t>{1, 20, 0};
+      new std::vector<int64_t>{1, 25, 3};
   static const std::vector<int64_t>* const minimum =
       new std::vector<int64_t>{0, 9, 0};
   static const absl::StatusOr<std::vector<PJRT_NamedValue>>* const list =

@@ -355,8 +355,9 @@ absl::Status RunAndCompare(const JaxCase& c) {
       const int64_t k = static_cast<int64_t>(i);
       const bool equal =
           ir::IsFloat(*type)
-              ? (std::isnan(want.values[i])
-                     ? std::isnan(got.GetFloat(k))
+              ? (std::isnan(want.values[i]) ? std::isnan(got.GetFloat(k))
+                 : std::isinf(want.values[i])
+                     ? got.GetFloat(k) == want.values[i]
                      : std::abs(got.GetFloat(k) - want.values[i]) <=
                            kAbsoluteTolerance +
                                kRelativeTolerance * std::abs(want.values[i]))
@@ -456,6 +457,30 @@ TEST(JaxExportTest, ArtifactsDecodeRunOrFailNamingWhatIsMissing) {
   EXPECT_GE(matched, 16);  // annotate_data_placement and the dynamic
                            // top_k, approx_top_k, reduce_window and
                            // rng_bit_generator cases.
+}
+
+// What JAX 0.12.1 hands a plugin (StableHLO 1.25.3): ordinary programs
+// (an MLP step with Adam, attention, a convnet, a GRU scan) and the ops
+// that StableHLO 1.21 to 1.25.3 added as JAX emits them (fma through
+// jax.random.normal and erf_inv, exp2, log2), saved with XLA:CPU's outputs
+// by scripts/save_jax_artifacts.py into tests/compiler_stub/bytecode/
+// jax_0_12_1/. Every one decodes, runs on the CPU engine and matches.
+TEST(JaxExportTest, Jax012ArtifactsRunAndMatchXlaCpu) {
+  const fs::path dir = fs::path(PJRTX_JAX_ARTIFACTS_DIR) / "jax_0_12_1";
+  const std::vector<JaxCase> cases = LoadCases(dir);
+  int matched = 0;
+  for (const JaxCase& c : cases) {
+    EXPECT_NE(c.artifact.find("StableHLO_v1.25.3"), std::string::npos)
+        << c.name << ": not written by StableHLO 1.25.3";
+    const absl::Status status = RunAndCompare(c);
+    matched += status.ok();
+    EXPECT_TRUE(status.ok()) << c.name << ": " << status;
+    std::printf("%s: %s\n", c.name.c_str(),
+                status.ok() ? "ran and matched"
+                            : std::string(status.message()).c_str());
+  }
+  std::printf("jax 0.12.1: %d of %zu ran and matched\n", matched, cases.size());
+  EXPECT_EQ(cases.size(), 8u);
 }
 
 // The custom call policy and shape refinement on small text programs (no
