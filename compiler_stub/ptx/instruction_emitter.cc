@@ -397,14 +397,13 @@ absl::StatusOr<Register> InstructionEmitter::Fma(
   const std::string product = F64Op("mul.rn.f64", {x, y});
   const std::string sum = F64Op("add.rn.f64", {product, z});
   const std::string z_part = F64Op("sub.rn.f64", {sum, product});
-  const std::string error = F64Op(
-      "add.rn.f64",
-      {F64Op("sub.rn.f64", {product, F64Op("sub.rn.f64", {sum, z_part})}),
-       F64Op("sub.rn.f64", {z, z_part})});
+  const std::string error =
+      F64Op("add.rn.f64",
+            {F64Op("sub.rn.f64", {product, F64Op("sub.rn.f64", {sum, z_part})}),
+             F64Op("sub.rn.f64", {z, z_part})});
   const std::string truncated = F64Op("add.rz.f64", {product, z});
   const std::string odd = F64Op("or.b64", {truncated, "1"});
-  const std::string inexact =
-      PredOp("setp.ne.f64", {error, F64Immediate(0.0)});
+  const std::string inexact = PredOp("setp.ne.f64", {error, F64Immediate(0.0)});
   return FromF64(F64Op("selp.f64", {odd, truncated, inexact}), type);
 }
 
@@ -979,8 +978,8 @@ Register InstructionEmitter::WeakOrderCompare(const std::string& direction,
     return r;
   };
   auto value = [&](const std::string& v, const std::string& nan) {
-    const std::string r = NewRegister(
-        suffix == "f64" ? ElementType::kF64 : ElementType::kF32);
+    const std::string r =
+        NewRegister(suffix == "f64" ? ElementType::kF64 : ElementType::kF32);
     builder_.Emit(absl::StrCat("selp.", suffix), {r, zero, v, nan});
     return r;
   };
