@@ -20,7 +20,7 @@ enum class UnaryOp {
   kErf,      // chlo.erf
   kErfc,     // chlo.erfc
   kErfInv,   // chlo.erf_inv
-  kExp2,  // 2^x (stablehlo.exp2, StableHLO 1.23)
+  kExp2,     // 2^x (stablehlo.exp2, StableHLO 1.23)
   kExponential,
   kExponentialMinusOne,
   kFloor,

@@ -1,7 +1,7 @@
 // The formulas of complex arithmetic on real and imaginary parts.
 #include <cmath>
-#include <numbers>
 #include <cstdint>
+#include <numbers>
 #include <string>
 #include <vector>
 
