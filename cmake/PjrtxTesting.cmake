@@ -26,12 +26,33 @@ function(pjrtx_add_test name)
         pjrtx_isa_anchor_environment(${isa} anchor_environment)
         list(APPEND isa_environment ${anchor_environment})
       endif()
-      add_test(NAME ${name}.isa_${isa} COMMAND ${ARG_COMMAND})
-      set_tests_properties(${name}.isa_${isa} PROPERTIES
-        TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS};isa"
-        ENVIRONMENT "${ARG_ENVIRONMENT};${isa_environment}")
+      pjrtx_add_isa_variant(${name}.isa_${isa} COMMAND ${ARG_COMMAND}
+        TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
+        ENVIRONMENT ${ARG_ENVIRONMENT} ${isa_environment})
     endforeach()
   endif()
+endfunction()
+
+# pjrtx_add_isa_variant(<name> COMMAND <cmd>... TIMEOUT <s> [LABELS <l>...]
+#                       ENVIRONMENT VAR=value...)
+# One test on a narrower vector path (ENVIRONMENT holds the limits), run
+# through tests/isa_variant.sh: skipped where the engine's widest path is
+# that one anyway (the plain test runs it), labelled `isa` beside LABELS.
+function(pjrtx_add_isa_variant name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
+  # add_test resolves a target named first in COMMAND; here it is an
+  # argument of the script, so resolve it by hand.
+  list(GET ARG_COMMAND 0 program)
+  if(TARGET ${program})
+    list(REMOVE_AT ARG_COMMAND 0)
+    list(INSERT ARG_COMMAND 0 $<TARGET_FILE:${program}>)
+  endif()
+  add_test(NAME ${name}
+    COMMAND ${PROJECT_SOURCE_DIR}/tests/isa_variant.sh $<TARGET_FILE:pjrtx>
+            $<TARGET_FILE:pjrt_tpuemu> ${ARG_COMMAND})
+  set_tests_properties(${name} PROPERTIES
+    TIMEOUT ${ARG_TIMEOUT} LABELS "${ARG_LABELS};isa"
+    ENVIRONMENT "${ARG_ENVIRONMENT}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # pjrtx_isa_environment(<avx2|baseline> <out variable>)
