@@ -144,6 +144,60 @@ PROGRAMS = {
 }
 
 
+# What VHLO gained from 1.21 to 1.25.3, one function each, in StableHLO's
+# own text: saved beside its artifact (vhlo_1_25_3_additions.mlir and
+# .mlir.bc) so that a test can check that decoding the artifact gives
+# what parsing the text does.
+VHLO_ADDITIONS = """\
+func.func @compare_weakorder(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> {
+  %0 = stablehlo.compare LT, %a, %b, WEAKORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+func.func @exp2(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = stablehlo.exp2 %x : tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+func.func @exp2_complex(%x: tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f32>> {
+  %0 = stablehlo.exp2 %x : tensor<3xcomplex<f32>>
+  return %0 : tensor<3xcomplex<f32>>
+}
+func.func @log2(%x: tensor<2x2xbf16>) -> tensor<2x2xbf16> {
+  %0 = stablehlo.log2 %x : tensor<2x2xbf16>
+  return %0 : tensor<2x2xbf16>
+}
+func.func @fma(%a: tensor<3xf32>, %b: tensor<3xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.fma %a, %b, %c : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+func.func @fma_f64(%a: tensor<f64>, %b: tensor<f64>, %c: tensor<f64>) -> tensor<f64> {
+  %0 = stablehlo.fma %a, %b, %c : tensor<f64>
+  return %0 : tensor<f64>
+}
+func.func @type_f8E5M3FNU(%x: tensor<3xf8E5M3FNU>) -> tensor<3xf8E5M3FNU> {
+  %0 = stablehlo.constant dense<[1.000000e+00, 2.500000e+00, 1.146880e+05]> : tensor<3xf8E5M3FNU>
+  %1 = stablehlo.add %x, %0 : tensor<3xf8E5M3FNU>
+  return %1 : tensor<3xf8E5M3FNU>
+}
+"""
+
+
+def save_vhlo_additions(out_dir):
+    from jax._src.interpreters import mlir as jax_mlir  # pylint: disable=g-import-not-at-top
+    context = jax_mlir.make_ir_context()
+    with context:
+        module = ir.Module.parse(VHLO_ADDITIONS)
+        version = stablehlo.get_current_version()
+        artifact = stablehlo.serialize_portable_artifact(module, version)
+    base = os.path.join(out_dir, "vhlo_1_25_3_additions.mlir")
+    with open(base, "w", encoding="utf-8") as out:
+        out.write(f"// Saved by scripts/save_jax_artifacts.py beside its "
+                  f"artifact (jaxlib {jax.lib.__version__}, StableHLO "
+                  f"{version}); do not edit.\n" + VHLO_ADDITIONS)
+    with open(base + ".bc", "wb") as out:
+        out.write(artifact)
+    print(f"{base}(.bc): StableHLO {version}, {len(artifact)} bytes")
+
+
 def portable_artifact(lowered):
     """The VHLO bytecode JAX's PJRT client hands a plugin's compile."""
     module = lowered.compiler_ir("stablehlo")
@@ -206,6 +260,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     for name, make in PROGRAMS.items():
         save(name, make, out_dir)
+    save_vhlo_additions(out_dir)
 
 
 if __name__ == "__main__":

@@ -294,6 +294,44 @@ TEST(PortableArtifactTest, RejectsAFutureArtifactClearly) {
   EXPECT_NE(message.find("1.25.3"), std::string::npos) << message;
 }
 
+// What VHLO 1.21 to 1.25.3 added (WEAKORDER, exp2, log2, fma, the
+// f8E5M3FNU type), serialized by jaxlib 0.12.1: decoding gives, function
+// for function, what parsing the text does; each compiles, except the
+// function on f8E5M3FNU, which fails naming the type.
+TEST(PortableArtifactTest, Vhlo1253AdditionsDecodeAsTheirTextParses) {
+  const fs::path text_path = fs::path(PJRTX_JAX_ARTIFACTS_DIR) / "jax_0_12_1" /
+                             "vhlo_1_25_3_additions.mlir";
+  const std::string text = ReadFile(text_path);
+  const std::string bytes = ReadFile(text_path.string() + ".bc");
+  ASSERT_NE(bytes.find("StableHLO_v1.25.3"), std::string::npos);
+  absl::StatusOr<mlir::Module> parsed = mlir::ParseModule(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<mlir::Module> decoded = bytecode::ReadPortableArtifact(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_EQ(decoded->functions.size(), parsed->functions.size());
+  EXPECT_EQ(parsed->functions.size(), 7u);
+  for (size_t i = 0; i < parsed->functions.size(); ++i) {
+    const mlir::Function& expected = parsed->functions[i];
+    EXPECT_EQ(bytecode_testing::FirstDifference(expected,
+                                                decoded->functions[i]),
+              "")
+        << "@" << expected.name;
+    compiler::CompileOptions options;
+    options.entry = expected.name;
+    absl::StatusOr<ir::Program> program = compiler::Compile(bytes, options);
+    if (expected.name == "type_f8E5M3FNU") {
+      ASSERT_FALSE(program.ok());
+      EXPECT_NE(program.status().message().find(
+                    "element type f8E5M3FNU is not supported"),
+                absl::string_view::npos)
+          << program.status();
+    } else {
+      EXPECT_TRUE(program.ok()) << "@" << expected.name << ": "
+                                << program.status();
+    }
+  }
+}
+
 TEST(PortableArtifactTest, RejectsNewerBytecodeVersions) {
   std::string bytes = "ML\xefR";
   bytes += static_cast<char>((7 << 1) | 1);  // version 7

@@ -11,14 +11,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 plugin_dir=$1; shift
 pins=${PJRTX_JAX_PINS:-$repo/python/requirements-jax.txt}
-if ! env_dir=$("$repo/scripts/jax-env.sh" "$pins"); then
+env_dir=$("$repo/scripts/jax-env.sh" "$pins") || {
   status=$?
   if [ "$status" -eq 3 ]; then
     echo "SKIP: no Python for the pins in $pins (jax-env says why above)"
     exit 77
   fi
   exit "$status"
-fi
+}
 export PJRTX_PLUGIN_DIR=$plugin_dir
 export PYTHONPATH=$repo/python
 export PYTHONDONTWRITEBYTECODE=1
