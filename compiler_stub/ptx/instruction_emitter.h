@@ -95,6 +95,10 @@ class InstructionEmitter {
   Register FromF64(const std::string& value, ir::ElementType type);
   std::string ExpF64(const std::string& x);
   std::string Exp2F64(const std::string& x);
+  // e^r 2^k for |r| <= ln2/2 and k an integral f64 in [-1076, 1025]
+  // (applied in two halves); NaN where `x`, the caller's input, is NaN.
+  std::string ScaledExpF64(const std::string& x, const std::string& r,
+                           const std::string& k);
   std::string Expm1F64(const std::string& x);
   std::string LogF64(const std::string& x);
   std::string Log1pF64(const std::string& x);

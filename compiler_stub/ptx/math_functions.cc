@@ -91,15 +91,9 @@ std::string InstructionEmitter::Pow2(const std::string& k) {
   return F64Op("mov.b64", {bits});
 }
 
-std::string InstructionEmitter::ExpF64(const std::string& x) {
-  // exp(x) = 2^k exp(r), r = x - k ln 2 in [-ln2/2, ln2/2]; clamped so
-  // that 2^k, applied in two halves, spans overflow and underflow.
-  std::string c = F64Op("max.f64", {x, D(-746.0)});
-  c = F64Op("min.f64", {c, D(710.0)});
-  const std::string k =
-      F64Op("cvt.rni.f64.f64", {F64Op("mul.rn.f64", {c, D(kLog2E)})});
-  std::string r = F64Op("fma.rn.f64", {k, D(-kLn2Hi), c});
-  r = F64Op("fma.rn.f64", {k, D(-kLn2Lo), r});
+std::string InstructionEmitter::ScaledExpF64(const std::string& x,
+                                             const std::string& r,
+                                             const std::string& k) {
   std::vector<double> taylor;
   for (int n = 13; n >= 0; --n) taylor.push_back(InverseFactorial(n));
   const std::string p = Horner(r, taylor);
@@ -111,34 +105,33 @@ std::string InstructionEmitter::ExpF64(const std::string& x) {
   builder_.Emit("sub.s32", {k2, ki, k1});
   std::string y = F64Op("mul.rn.f64", {p, Pow2(k1)});
   y = F64Op("mul.rn.f64", {y, Pow2(k2)});
-  // The clamp dropped NaN.
+  // The callers' clamps dropped NaN.
   const std::string nan = PredOp("testp.notanumber.f64", {x});
   return F64Op("selp.f64", {x, y, nan});
+}
+
+std::string InstructionEmitter::ExpF64(const std::string& x) {
+  // exp(x) = 2^k exp(r), r = x - k ln 2 in [-ln2/2, ln2/2]; clamped so
+  // that 2^k, applied in two halves, spans overflow and underflow.
+  std::string c = F64Op("max.f64", {x, D(-746.0)});
+  c = F64Op("min.f64", {c, D(710.0)});
+  const std::string k =
+      F64Op("cvt.rni.f64.f64", {F64Op("mul.rn.f64", {c, D(kLog2E)})});
+  std::string r = F64Op("fma.rn.f64", {k, D(-kLn2Hi), c});
+  r = F64Op("fma.rn.f64", {k, D(-kLn2Lo), r});
+  return ScaledExpF64(x, r, k);
 }
 
 std::string InstructionEmitter::Exp2F64(const std::string& x) {
   // 2^x = 2^k e^(r ln 2), k = round(x), r = x - k exact in [-1/2, 1/2]: so
   // an integer x gives 2^k exactly (e^0 = 1), which e^(x ln 2) misses.
-  // Clamped so that 2^k, applied in two halves, spans overflow and
-  // underflow.
+  // Clamped as ExpF64 is.
   std::string c = F64Op("max.f64", {x, D(-1076.0)});
   c = F64Op("min.f64", {c, D(1025.0)});
   const std::string k = F64Op("cvt.rni.f64.f64", {c});
-  const std::string t =
+  const std::string r =
       F64Op("mul.rn.f64", {F64Op("sub.rn.f64", {c, k}), D(std::numbers::ln2)});
-  std::vector<double> taylor;
-  for (int n = 13; n >= 0; --n) taylor.push_back(InverseFactorial(n));
-  const std::string p = Horner(t, taylor);
-  const std::string ki = NewRegister(ElementType::kS32);
-  builder_.Emit("cvt.rni.s32.f64", {ki, k});
-  const std::string k1 = NewRegister(ElementType::kS32);
-  builder_.Emit("shr.s32", {k1, ki, "1"});
-  const std::string k2 = NewRegister(ElementType::kS32);
-  builder_.Emit("sub.s32", {k2, ki, k1});
-  std::string y = F64Op("mul.rn.f64", {p, Pow2(k1)});
-  y = F64Op("mul.rn.f64", {y, Pow2(k2)});
-  const std::string nan = PredOp("testp.notanumber.f64", {x});
-  return F64Op("selp.f64", {x, y, nan});
+  return ScaledExpF64(x, r, k);
 }
 
 std::string InstructionEmitter::Expm1F64(const std::string& x) {

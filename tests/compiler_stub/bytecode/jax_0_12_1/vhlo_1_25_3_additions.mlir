@@ -24,7 +24,7 @@ func.func @fma_f64(%a: tensor<f64>, %b: tensor<f64>, %c: tensor<f64>) -> tensor<
   return %0 : tensor<f64>
 }
 func.func @type_f8E5M3FNU(%x: tensor<3xf8E5M3FNU>) -> tensor<3xf8E5M3FNU> {
-  %0 = stablehlo.constant dense<[1.000000e+00, 2.500000e+00, 1.146880e+05]> : tensor<3xf8E5M3FNU>
+  %0 = stablehlo.constant dense<"0x7882FE"> : tensor<3xf8E5M3FNU>
   %1 = stablehlo.add %x, %0 : tensor<3xf8E5M3FNU>
   return %1 : tensor<3xf8E5M3FNU>
 }
