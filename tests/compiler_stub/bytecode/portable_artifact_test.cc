@@ -312,9 +312,8 @@ TEST(PortableArtifactTest, Vhlo1253AdditionsDecodeAsTheirTextParses) {
   EXPECT_EQ(parsed->functions.size(), 7u);
   for (size_t i = 0; i < parsed->functions.size(); ++i) {
     const mlir::Function& expected = parsed->functions[i];
-    EXPECT_EQ(bytecode_testing::FirstDifference(expected,
-                                                decoded->functions[i]),
-              "")
+    EXPECT_EQ(
+        bytecode_testing::FirstDifference(expected, decoded->functions[i]), "")
         << "@" << expected.name;
     compiler::CompileOptions options;
     options.entry = expected.name;
@@ -326,8 +325,8 @@ TEST(PortableArtifactTest, Vhlo1253AdditionsDecodeAsTheirTextParses) {
                 absl::string_view::npos)
           << program.status();
     } else {
-      EXPECT_TRUE(program.ok()) << "@" << expected.name << ": "
-                                << program.status();
+      EXPECT_TRUE(program.ok())
+          << "@" << expected.name << ": " << program.status();
     }
   }
 }
