@@ -4,7 +4,7 @@
 # ISA_VARIANTS adds <name>.isa_avx2 and <name>.isa_baseline: the same
 # command on the CPU engine's narrower vector paths, whatever this machine
 # has (pjrtx_isa_environment), labelled `isa` beside LABELS; ISA_ANCHORS
-# limits a benchmark's anchors alike (pjrtx_isa_anchor_environment).
+# limits a benchmark's anchors alike (pjrtx_isa_environment's ANCHORS).
 function(pjrtx_add_test name)
   cmake_parse_arguments(ARG "ISA_VARIANTS;ISA_ANCHORS" "TIMEOUT"
                         "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
@@ -21,11 +21,11 @@ function(pjrtx_add_test name)
   endif()
   if(ARG_ISA_VARIANTS)
     foreach(isa IN ITEMS avx2 baseline)
-      pjrtx_isa_environment(${isa} isa_environment)
+      set(anchors)
       if(ARG_ISA_ANCHORS)
-        pjrtx_isa_anchor_environment(${isa} anchor_environment)
-        list(APPEND isa_environment ${anchor_environment})
+        set(anchors ANCHORS)
       endif()
+      pjrtx_isa_environment(${isa} isa_environment ${anchors})
       pjrtx_add_isa_variant(${name}.isa_${isa} COMMAND ${ARG_COMMAND}
         TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
         ENVIRONMENT ${ARG_ENVIRONMENT} ${isa_environment})
@@ -55,33 +55,29 @@ function(pjrtx_add_isa_variant name)
     ENVIRONMENT "${ARG_ENVIRONMENT}" SKIP_RETURN_CODE 77)
 endfunction()
 
-# pjrtx_isa_environment(<avx2|baseline> <out variable>)
+# pjrtx_isa_environment(<avx2|baseline> <out variable> [ANCHORS])
 # The environment that runs the CPU engine on one vector ISA: its own loops
 # (PJRTX_CPU_MAX_ISA) and its matrix library, oneDNN (DNNL_MAX_CPU_ISA;
-# SSE4.1 is oneDNN's lowest).
+# SSE4.1 is oneDNN's lowest). ANCHORS adds the benchmarks' anchors on the
+# same ISA, so that ratios compare like with like: OpenBLAS
+# (OPENBLAS_CORETYPE) and XLA:CPU (--xla_cpu_max_isa). XLA:CPU cannot run
+# f16 below AVX (its conversions need F16C), so AVX is its baseline: an
+# anchor a little faster than the subject's, never slower.
 function(pjrtx_isa_environment isa out)
+  cmake_parse_arguments(ARG "ANCHORS" "" "" ${ARGN})
   if(isa STREQUAL "avx2")
-    set(${out} "PJRTX_CPU_MAX_ISA=avx2;DNNL_MAX_CPU_ISA=AVX2" PARENT_SCOPE)
+    set(engine PJRTX_CPU_MAX_ISA=avx2 DNNL_MAX_CPU_ISA=AVX2)
+    set(anchors OPENBLAS_CORETYPE=Haswell XLA_FLAGS=--xla_cpu_max_isa=AVX2)
   elseif(isa STREQUAL "baseline")
-    set(${out} "PJRTX_CPU_MAX_ISA=baseline;DNNL_MAX_CPU_ISA=SSE41" PARENT_SCOPE)
+    set(engine PJRTX_CPU_MAX_ISA=baseline DNNL_MAX_CPU_ISA=SSE41)
+    set(anchors OPENBLAS_CORETYPE=Nehalem XLA_FLAGS=--xla_cpu_max_isa=AVX)
   else()
     message(FATAL_ERROR "pjrtx_isa_environment: '${isa}'; expected avx2 or baseline")
   endif()
-endfunction()
-
-# pjrtx_isa_anchor_environment(<avx2|baseline> <out variable>)
-# The benchmarks' anchors on the same ISA, so that ratios compare like with
-# like: OpenBLAS (OPENBLAS_CORETYPE) and XLA:CPU (--xla_cpu_max_isa). XLA:CPU
-# cannot run f16 below AVX (its conversions need F16C), so AVX is its
-# baseline: an anchor a little faster than the subject's, never slower.
-function(pjrtx_isa_anchor_environment isa out)
-  if(isa STREQUAL "avx2")
-    set(${out} "OPENBLAS_CORETYPE=Haswell;XLA_FLAGS=--xla_cpu_max_isa=AVX2" PARENT_SCOPE)
-  elseif(isa STREQUAL "baseline")
-    set(${out} "OPENBLAS_CORETYPE=Nehalem;XLA_FLAGS=--xla_cpu_max_isa=AVX" PARENT_SCOPE)
-  else()
-    message(FATAL_ERROR "pjrtx_isa_anchor_environment: '${isa}'; expected avx2 or baseline")
+  if(ARG_ANCHORS)
+    list(APPEND engine ${anchors})
   endif()
+  set(${out} "${engine}" PARENT_SCOPE)
 endfunction()
 
 # pjrtx_add_conformance_test(<name> <plugin target> [OPTIONS k=v...]
