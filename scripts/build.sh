@@ -14,9 +14,9 @@ jobs=${PJRTX_JOBS:-$(nproc)}
 # UBSan's pointer checks are left to ASan: it reports null and
 # out-of-bounds accesses itself (null, bounds, object-size), and the two
 # it does not cover (alignment, pointer-overflow) are rare on x86-64 and,
-# with the other three, at -O1 more than double GCC's compile time of
-# every instrumented file (the flavour's build went from 937 s to 649 s
-# on 2 cores).
+# with the other three, at -O1 made GCC take 2-2.5x as long on each
+# instrumented file (the flavour's build went from 937 s to 649 s on 2
+# cores).
 ubsan_pointer_checks=null,bounds,object-size,alignment,pointer-overflow
 case "$flavour" in
   release) build_type=Release; flags="" ;;
