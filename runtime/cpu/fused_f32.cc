@@ -19,17 +19,41 @@ constexpr int kMaxInputs = 16;
 constexpr int kMaxSteps = 64;
 constexpr int kMaxOutputs = 8;
 constexpr int kMaxSpills = 16;
-constexpr int kLanes = 16;
 constexpr int kVectors = 8;  // Per block: eight registers in flight.
-constexpr int kBlock = kLanes * kVectors;
+// The widest block: 8 vectors of AVX-512's 16 lanes.
+constexpr int kMaxBlock = 16 * kVectors;
 // Outputs at least this large go around the caches: they would only evict
 // the inputs still to be read.
 constexpr int64_t kStreamBytes = int64_t{4} << 20;
 // How far ahead of the block being computed inputs are fetched.
 constexpr int64_t kPrefetchElements = 1024;
 
-using V = float __attribute__((vector_size(64)));
-using VI = int32_t __attribute__((vector_size(64)));
+// Each instruction set's loop works in vectors of its registers' width
+// (64 bytes for AVX-512, 32 for AVX2, 16 for SSE): GCC lowers a vector
+// type wider than the registers through the stack, which made the AVX2
+// loop spend its time on stack loads and stores.
+using V16 = float __attribute__((vector_size(16)));
+using V32 = float __attribute__((vector_size(32)));
+using V64 = float __attribute__((vector_size(64)));
+template <typename V>
+constexpr int kLanesOf = sizeof(V) / sizeof(float);
+// The integer vector of V's width, for masks and bit operations.
+template <size_t kBytes>
+struct IntVectorOf;
+template <>
+struct IntVectorOf<16> {
+  using Type = int32_t __attribute__((vector_size(16)));
+};
+template <>
+struct IntVectorOf<32> {
+  using Type = int32_t __attribute__((vector_size(32)));
+};
+template <>
+struct IntVectorOf<64> {
+  using Type = int32_t __attribute__((vector_size(64)));
+};
+template <typename V>
+using IntOf = typename IntVectorOf<sizeof(V)>::Type;
 
 enum class Op : uint8_t {
   kAdd,
@@ -240,35 +264,43 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
 
 // ---- Vector arithmetic, compiled once per instruction set -------------
 
+template <typename V>
 struct Group {
   V v[kVectors];
 };
 
 #define PJRTX_INLINE __attribute__((always_inline)) inline
 
+template <typename V>
 PJRTX_INLINE V Load(const float* p) {
   V v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-PJRTX_INLINE void Store(float* p, const V& v) { std::memcpy(p, &v, sizeof(v)); }
+template <typename V>
+PJRTX_INLINE void Store(float* p, const V& v) {
+  std::memcpy(p, &v, sizeof(v));
+}
 
 // The reference maximum/minimum: NaN wins, and -0 < +0.
+template <typename V>
 PJRTX_INLINE V Max(const V& a, const V& b) {
   V m = a > b ? a : b;
-  m = a == b ? (std::bit_cast<VI>(a) < 0 ? b : a) : m;
+  m = a == b ? (std::bit_cast<IntOf<V>>(a) < 0 ? b : a) : m;
   m = b != b ? b : m;
   return a != a ? a : m;
 }
+template <typename V>
 PJRTX_INLINE V Min(const V& a, const V& b) {
   V m = a < b ? a : b;
-  m = a == b ? (std::bit_cast<VI>(a) < 0 ? a : b) : m;
+  m = a == b ? (std::bit_cast<IntOf<V>>(a) < 0 ? a : b) : m;
   m = b != b ? b : m;
   return a != a ? a : m;
 }
 
-template <Op kOp>
+template <Op kOp, typename V>
 PJRTX_INLINE V Apply(const V& a, const V& b) {
+  using VI = IntOf<V>;
   if constexpr (kOp == Op::kAdd) return a + b;
   if constexpr (kOp == Op::kSub) return a - b;
   if constexpr (kOp == Op::kMul) return a * b;
@@ -290,26 +322,29 @@ PJRTX_INLINE V Apply(const V& a, const V& b) {
     // (CMakeLists.txt), so each instruction set's build vectorizes it into
     // its square-root instruction, correctly rounded as IEEE requires.
     V r;
-    for (int i = 0; i < kLanes; ++i) r[i] = __builtin_sqrtf(a[i]);
+    for (int i = 0; i < kLanesOf<V>; ++i) r[i] = __builtin_sqrtf(a[i]);
     return r;
   }
 }
 
+template <typename V>
 struct BlockState {
   const float* const* inputs;
   const V* splats;
-  float (*spills)[kBlock];
+  float (*spills)[kMaxBlock];
 };
 
-PJRTX_INLINE Group Fetch(const Operand& operand, const Group& accumulator,
-                         const BlockState& state, int64_t start) {
-  Group g;
+template <typename V>
+PJRTX_INLINE Group<V> Fetch(const Operand& operand, const Group<V>& accumulator,
+                            const BlockState<V>& state, int64_t start) {
+  constexpr int kLanes = kLanesOf<V>;
+  Group<V> g;
   switch (operand.source) {
     case Source::kAccumulator:
       return accumulator;
     case Source::kInput: {
       const float* p = state.inputs[operand.index] + start;
-      for (int k = 0; k < kVectors; ++k) g.v[k] = Load(p + k * kLanes);
+      for (int k = 0; k < kVectors; ++k) g.v[k] = Load<V>(p + k * kLanes);
       return g;
     }
     case Source::kScalar:
@@ -317,7 +352,7 @@ PJRTX_INLINE Group Fetch(const Operand& operand, const Group& accumulator,
       return g;
     case Source::kSpill: {
       const float* p = state.spills[operand.index];
-      for (int k = 0; k < kVectors; ++k) g.v[k] = Load(p + k * kLanes);
+      for (int k = 0; k < kVectors; ++k) g.v[k] = Load<V>(p + k * kLanes);
       return g;
     }
   }
@@ -328,35 +363,35 @@ PJRTX_INLINE Group Fetch(const Operand& operand, const Group& accumulator,
 // inline: GCC inlines them once the block loop has been inlined into the
 // entry point of the same instruction set (always_inline would try that
 // earlier, inside the target-neutral block loop, and fail).
+// Each also names its instruction set's vector type.
 struct StreamAvx512 {
+  using V = V64;
   __attribute__((target("avx512f"))) static void Store(float* p, const V& v) {
     _mm512_stream_ps(p, std::bit_cast<__m512>(v));
   }
 };
 struct StreamAvx2 {
+  using V = V32;
   __attribute__((target("avx2"))) static void Store(float* p, const V& v) {
-    __m256 half[2];
-    std::memcpy(half, &v, sizeof(v));
-    _mm256_stream_ps(p, half[0]);
-    _mm256_stream_ps(p + 8, half[1]);
+    _mm256_stream_ps(p, std::bit_cast<__m256>(v));
   }
 };
 struct StreamSse {
+  using V = V16;
   PJRTX_INLINE static void Store(float* p, const V& v) {
-    __m128 quarter[4];
-    std::memcpy(quarter, &v, sizeof(v));
-    for (int k = 0; k < 4; ++k) _mm_stream_ps(p + 4 * k, quarter[k]);
+    _mm_stream_ps(p, std::bit_cast<__m128>(v));
   }
 };
 
-template <Op kOp>
-PJRTX_INLINE void ApplyGroup(const Group& a, const Group& b, Group& result) {
+template <Op kOp, typename V>
+PJRTX_INLINE void ApplyGroup(const Group<V>& a, const Group<V>& b,
+                             Group<V>& result) {
   for (int k = 0; k < kVectors; ++k) {
     result.v[k] = Apply<kOp>(a.v[k], b.v[k]);
   }
 }
-template <Op kOp>
-PJRTX_INLINE void ApplyScalar(const Group& a, const V& b, Group& result,
+template <Op kOp, typename V>
+PJRTX_INLINE void ApplyScalar(const Group<V>& a, const V& b, Group<V>& result,
                               bool scalar_first) {
   for (int k = 0; k < kVectors; ++k) {
     result.v[k] = scalar_first ? Apply<kOp>(b, a.v[k]) : Apply<kOp>(a.v[k], b);
@@ -364,8 +399,10 @@ PJRTX_INLINE void ApplyScalar(const Group& a, const V& b, Group& result,
 }
 
 // Bitwise, so the chosen value keeps its bits (NaN payloads, -0).
-PJRTX_INLINE void SelectGroup(const Group& mask, const Group& on_true,
-                              const Group& on_false, Group& result) {
+template <typename V>
+PJRTX_INLINE void SelectGroup(const Group<V>& mask, const Group<V>& on_true,
+                              const Group<V>& on_false, Group<V>& result) {
+  using VI = IntOf<V>;
   for (int k = 0; k < kVectors; ++k) {
     const VI m = std::bit_cast<VI>(mask.v[k]);
     result.v[k] = std::bit_cast<V>((m & std::bit_cast<VI>(on_true.v[k])) |
@@ -373,15 +410,16 @@ PJRTX_INLINE void SelectGroup(const Group& mask, const Group& on_true,
   }
 }
 
-template <typename Stream>
-PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
+template <typename Stream, typename V = typename Stream::V>
+PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState<V>& state,
                            int64_t start, float* const* outputs, bool stream) {
+  constexpr int kLanes = kLanesOf<V>;
   // Left uninitialized: MakePlan lets a step read the accumulator only
   // when the step before wrote it, and an output only after the last step.
   // Zeroing it cost a 512-byte `rep stos` per block: 13% of this loop's
-  // samples in an Adam update on the avx2 path, where GCC keeps the group
-  // on the stack.
-  Group accumulator;
+  // samples in an Adam update on the avx2 path, when its vectors were
+  // wider than the registers.
+  Group<V> accumulator;
   for (int i = 0; i < plan.size; ++i) {
     const Instruction& ins = plan.code[i];
     switch (ins.code) {
@@ -423,17 +461,17 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
     if (ins.spill >= 0) {
       float* p = state.spills[ins.spill];
       for (int k = 0; k < kVectors; ++k)
-        Store(p + k * kLanes, accumulator.v[k]);
+        Store<V>(p + k * kLanes, accumulator.v[k]);
     }
   }
   for (int o = 0; o < plan.num_outputs; ++o) {
-    const Group g = Fetch(plan.outputs[o], accumulator, state, start);
+    const Group<V> g = Fetch(plan.outputs[o], accumulator, state, start);
     float* p = outputs[o] + start;
     for (int k = 0; k < kVectors; ++k) {
       if (stream) {
         Stream::Store(p + k * kLanes, g.v[k]);
       } else {
-        Store(p + k * kLanes, g.v[k]);
+        Store<V>(p + k * kLanes, g.v[k]);
       }
     }
   }
@@ -442,7 +480,10 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState& state,
 template <typename Stream>
 PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
                           int num_inputs) {
-  alignas(64) float spills[kMaxSpills][kBlock];
+  using V = typename Stream::V;
+  constexpr int kLanes = kLanesOf<V>;
+  constexpr int kBlock = kLanes * kVectors;
+  alignas(64) float spills[kMaxSpills][kMaxBlock];
   V splats[kMaxInputs];
   for (int i = 0; i < num_inputs; ++i) {
     if (!arrays.input_is_scalar[i]) continue;
@@ -454,7 +495,7 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
   for (int o = 0; o < plan.num_outputs; ++o) {
     stream &= (reinterpret_cast<uintptr_t>(arrays.outputs[o]) & 63) == 0;
   }
-  const BlockState state{arrays.inputs, splats, spills};
+  const BlockState<V> state{arrays.inputs, splats, spills};
   const int64_t whole = n - n % kBlock;
   for (int64_t start = 0; start < whole; start += kBlock) {
     // Block-sized prefetches keep the input streams ahead of the
@@ -462,7 +503,7 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
     for (int i = 0; i < num_inputs; ++i) {
       if (arrays.input_is_scalar[i]) continue;
       const float* ahead = arrays.inputs[i] + start + kPrefetchElements;
-      for (int k = 0; k < kVectors; ++k) __builtin_prefetch(ahead + k * kLanes);
+      for (int l = 0; l < kBlock; l += 16) __builtin_prefetch(ahead + l);
     }
     RunBlock<Stream>(plan, state, start, arrays.outputs, stream);
   }
@@ -481,7 +522,7 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
     tail_inputs[i] = in_tail[i];
   }
   for (int o = 0; o < plan.num_outputs; ++o) tail_outputs[o] = out_tail[o];
-  const BlockState tail_state{tail_inputs, splats, spills};
+  const BlockState<V> tail_state{tail_inputs, splats, spills};
   RunBlock<Stream>(plan, tail_state, 0, tail_outputs, false);
   for (int o = 0; o < plan.num_outputs; ++o) {
     std::memcpy(arrays.outputs[o] + whole, out_tail[o], rest * sizeof(float));
