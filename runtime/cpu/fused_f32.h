@@ -26,7 +26,8 @@ struct F32FusedArrays {
 // false, having written nothing, otherwise.
 //
 // Why this is fast: the body becomes a short accumulator program, run
-// 128 elements at a time. A chain of steps, each consuming the one before
+// eight vectors at a time (128 elements on AVX-512, 64 on AVX2, 32 on
+// SSE). A chain of steps, each consuming the one before
 // (the common shape: scale, bias, clip), passes its value in vector
 // registers rather than through memory, so per element the pass costs
 // about what a copy does. Values read later than the next step spill to an
