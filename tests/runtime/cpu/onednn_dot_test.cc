@@ -75,6 +75,9 @@ std::vector<Layout> Layouts() {
       {"LhsTransposed", {7, 5}, {7, 3}, {}, {}, {0}, {0}},
       {"RhsTransposed", {5, 7}, {3, 7}, {}, {}, {1}, {1}},
       {"BothTransposed", {7, 5}, {3, 7}, {}, {}, {0}, {1}},
+      // Results wide enough that a transposed lhs is copied first.
+      {"LhsTransposedWide", {7, 5}, {7, 64}, {}, {}, {0}, {0}},
+      {"BothTransposedWide", {7, 5}, {64, 7}, {}, {}, {0}, {1}},
       {"BatchLeading", {4, 5, 7}, {4, 7, 3}, {0}, {0}, {2}, {1}},
       {"BatchMiddle", {5, 4, 7}, {7, 4, 3}, {1}, {1}, {2}, {0}},
       {"BatchLast", {5, 7, 4}, {3, 7, 4}, {2}, {2}, {1}, {1}},
@@ -261,6 +264,22 @@ TEST(OneDnnDotPlanTest, TransposesAndBatchPositionsAreReadInPlace) {
     EXPECT_FALSE((*dot)->copies_rhs()) << layout.name;
     EXPECT_THAT((*dot)->implementation(), ::testing::Not(HasSubstr("ref")))
         << layout.name;
+  }
+}
+
+TEST(OneDnnDotPlanTest, TransposedF32LhsOfAWideResultIsCopiedFirst) {
+  for (const Layout& layout : Layouts()) {
+    if (layout.name != "LhsTransposedWide" &&
+        layout.name != "BothTransposedWide") {
+      continue;
+    }
+    Shape result{ElementType::kF32, layout.result()};
+    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = OneDnnDot::Create(
+        Shape{ElementType::kF32, layout.lhs},
+        Shape{ElementType::kF32, layout.rhs}, layout.dims(), result, false);
+    ASSERT_TRUE(dot.ok()) << dot.status();
+    EXPECT_TRUE((*dot)->copies_lhs()) << layout.name;
+    EXPECT_FALSE((*dot)->copies_rhs()) << layout.name;
   }
 }
 
