@@ -1,11 +1,17 @@
 #include "compiler_stub/passes/fusion.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
 
 namespace pjrtx::ir {
 namespace {
+
+// Two groups merge only while together they stay under this many steps,
+// well inside what register-resident evaluation (runtime/cpu/fused_f32.h)
+// takes: 64 steps and 16 inputs.
+constexpr size_t kMaxMergedSteps = 32;
 
 bool IsScalarTensor(const ValueType& t) {
   return t.kind == ValueType::Kind::kTensor && t.shape.dims.empty();
@@ -144,10 +150,30 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
       const std::vector<int64_t>& dims = inst.result_types[0].shape.dims;
       for (int operand : inst.operands) {
         const int g = group_defining(operand);
-        if (g >= 0 && !closed[g] && groups[g].dims == dims) {
-          joined = g;
-          break;
+        if (g < 0 || closed[g] || groups[g].dims != dims || g == joined) {
+          continue;
         }
+        if (joined < 0) {
+          joined = g;
+          continue;
+        }
+        // A second open group of the same shape (b * x + c * y: each product
+        // began a group of its own) merges into the first, so that neither
+        // is materialized. Both are still open, so nothing outside them has
+        // read their values yet, and the merged instruction may take the
+        // place of the later last member.
+        if (groups[joined].members.size() + groups[g].members.size() >=
+            kMaxMergedSteps) {
+          continue;
+        }
+        for (size_t m : groups[g].members) {
+          group_of[m] = joined;
+          groups[joined].members.push_back(m);
+        }
+        groups[g].members.clear();
+        closed[g] = true;
+        std::sort(groups[joined].members.begin(),
+                  groups[joined].members.end());
       }
     }
     std::vector<int> reads = inst.operands;
@@ -169,6 +195,7 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
   std::vector<bool> absorbed(insts.size(), false);
   std::map<size_t, Instruction> fused_at;  // Last member -> fused inst.
   for (Group& group : groups) {
+    if (group.members.empty()) continue;  // Merged into another.
     // A lone op stays as it is, unless it computes a result of the entry
     // computation: as a fused instruction it writes straight into the
     // caller's output memory.

@@ -14,7 +14,8 @@ bool IsElementwise(OpCode op);
 // binary, compare, select, clamp, convert, reading rank-0 broadcasts as
 // scalars — by kFusedElementwise instructions, so
 // that a target computes each group in one pass over memory instead of
-// materializing every intermediate. A value used outside its group becomes
+// materializing every intermediate. An op reading values of two open
+// groups of its shape merges them. A value used outside its group becomes
 // one of the group's results. Groups of a single op are left alone, except
 // one computing a result of the entry computation (fused, it writes into
 // the caller's output memory).
