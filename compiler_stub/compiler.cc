@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler_stub/bytecode/portable_artifact.h"
 #include "compiler_stub/mlir/parser.h"
+#include "compiler_stub/passes/call_inlining.h"
 #include "compiler_stub/passes/complex_expansion.h"
 #include "compiler_stub/passes/custom_call_policy.h"
 #include "compiler_stub/passes/dot_transpose_folding.h"
@@ -63,6 +64,8 @@ absl::StatusOr<ir::Program> Compile(std::string_view text,
   if (options.num_partitions > 0) {
     program.num_partitions = options.num_partitions;
   }
+  // Inlined first, so that fusion sees through JAX's outlined helpers.
+  if (options.fusion) ir::InlineStraightLineCalls(program);
   ir::FoldTransposesIntoDots(program);
   if (options.fusion) ir::FuseElementwise(program);
   return program;

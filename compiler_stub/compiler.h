@@ -13,7 +13,8 @@
 namespace pjrtx::compiler {
 
 struct CompileOptions : ir::LowerOptions {
-  // Fuse elementwise chains (ir::FuseElementwise); off only to compare.
+  // Inline straight-line calls and fuse elementwise chains
+  // (ir::InlineStraightLineCalls, ir::FuseElementwise); off only to compare.
   bool fusion = true;
   // The launch's replica and partition counts (Program::num_replicas and
   // num_partitions). 0 keeps the module's mhlo.num_replicas and

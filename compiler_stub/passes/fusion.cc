@@ -17,6 +17,22 @@ bool IsScalarTensor(const ValueType& t) {
   return t.kind == ValueType::Kind::kTensor && t.shape.dims.empty();
 }
 
+// Whether `inst` reads a broadcast of a rank-0 value.
+bool ReadsScalarBroadcast(const Instruction& inst,
+                          const std::vector<Instruction>& insts,
+                          const std::map<int, size_t>& defined_by) {
+  for (int operand : inst.operands) {
+    auto def = defined_by.find(operand);
+    if (def == defined_by.end()) continue;
+    const Instruction& producer = insts[def->second];
+    if (producer.opcode == OpCode::kBroadcastInDim &&
+        IsScalarTensor(producer.operand_types[0])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The step computing elementwise `inst`, its operands read from the
 // registers `reg_of` names.
 FusedStep StepOf(const Instruction& inst, const std::map<int, int>& reg_of) {
@@ -172,8 +188,7 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
         }
         groups[g].members.clear();
         closed[g] = true;
-        std::sort(groups[joined].members.begin(),
-                  groups[joined].members.end());
+        std::sort(groups[joined].members.begin(), groups[joined].members.end());
       }
     }
     std::vector<int> reads = inst.operands;
@@ -197,12 +212,17 @@ void FuseComputation(const Program& program, Computation& c, bool is_entry) {
   for (Group& group : groups) {
     if (group.members.empty()) continue;  // Merged into another.
     // A lone op stays as it is, unless it computes a result of the entry
-    // computation: as a fused instruction it writes straight into the
-    // caller's output memory.
-    if (group.members.size() < 2 &&
-        !(is_entry &&
-          must_materialize.count(insts[group.members[0]].results[0]))) {
-      continue;
+    // computation (as a fused instruction it writes straight into the
+    // caller's output memory) or reads a rank-0 broadcast (fused, it reads
+    // the scalar, and the broadcast is never materialized: ReLU's backward
+    // select(mask, g, 0)).
+    if (group.members.size() < 2) {
+      const Instruction& lone = insts[group.members[0]];
+      const bool entry_result =
+          is_entry && must_materialize.count(lone.results[0]) > 0;
+      if (!entry_result && !ReadsScalarBroadcast(lone, insts, defined_by)) {
+        continue;
+      }
     }
     std::set<size_t> members(group.members.begin(), group.members.end());
     Instruction fused;

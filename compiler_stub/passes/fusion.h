@@ -18,7 +18,8 @@ bool IsElementwise(OpCode op);
 // groups of its shape merges them. A value used outside its group becomes
 // one of the group's results. Groups of a single op are left alone, except
 // one computing a result of the entry computation (fused, it writes into
-// the caller's output memory).
+// the caller's output memory) and one reading a rank-0 broadcast (fused,
+// the broadcast is never materialized).
 // A single-input reduce whose input only it reads takes in that input's
 // elementwise computation (kFusedReduce), which then is never
 // materialized.

@@ -28,38 +28,49 @@ Shape TileShape(ElementType type, int64_t length) {
 constexpr int64_t kParallelElements = 64 * 1024;
 
 // Bodies of f32 arithmetic (the common case: activations, scaling, bias,
-// clipping) run register-resident; see fused_f32.h. Long arrays run in
-// chunks on several cores.
+// clipping, and ReLU's masks) run register-resident; see fused_f32.h. Long
+// arrays run in chunks on several cores.
 bool TryF32FastPath(const ir::FusedBody& body,
                     absl::Span<const Literal* const> inputs,
                     absl::Span<Literal* const> outputs) {
   constexpr size_t kMaxArrays = 16;
   if (inputs.size() > kMaxArrays || outputs.size() > kMaxArrays) return false;
-  const float* input_data[kMaxArrays];
+  // f32 values, and pred masks (one byte an element).
+  const auto fast_type = [](ElementType type) {
+    return type == ElementType::kF32 || type == ElementType::kPred;
+  };
+  const uint8_t* input_data[kMaxArrays];
   bool input_is_scalar[kMaxArrays];
-  float* output_data[kMaxArrays];
+  bool input_is_mask[kMaxArrays];
+  uint8_t* output_data[kMaxArrays];
+  bool output_is_mask[kMaxArrays];
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i]->type() != ElementType::kF32) return false;
-    input_data[i] = inputs[i]->as<float>();
+    if (!fast_type(inputs[i]->type())) return false;
+    input_data[i] = inputs[i]->data();
     input_is_scalar[i] = inputs[i]->dims().empty();
+    input_is_mask[i] = inputs[i]->type() == ElementType::kPred;
   }
   for (size_t o = 0; o < outputs.size(); ++o) {
-    if (outputs[o]->type() != ElementType::kF32) return false;
-    output_data[o] = outputs[o]->as<float>();
+    if (!fast_type(outputs[o]->type())) return false;
+    output_data[o] = outputs[o]->data();
+    output_is_mask[o] = outputs[o]->type() == ElementType::kPred;
   }
   const int64_t n = outputs[0]->num_elements();
   // The arrays of elements [start, start + length).
   auto run_chunk = [&](int64_t start, int64_t length) {
-    const float* chunk_inputs[kMaxArrays];
-    float* chunk_outputs[kMaxArrays];
+    const void* chunk_inputs[kMaxArrays];
+    void* chunk_outputs[kMaxArrays];
     for (size_t i = 0; i < inputs.size(); ++i) {
-      chunk_inputs[i] = input_data[i] + (input_is_scalar[i] ? 0 : start);
+      const int64_t offset = input_is_scalar[i] ? 0 : start;
+      chunk_inputs[i] =
+          input_data[i] + offset * (input_is_mask[i] ? 1 : sizeof(float));
     }
     for (size_t o = 0; o < outputs.size(); ++o) {
-      chunk_outputs[o] = output_data[o] + start;
+      chunk_outputs[o] =
+          output_data[o] + start * (output_is_mask[o] ? 1 : sizeof(float));
     }
-    return RunFusedF32(body,
-                       {chunk_inputs, input_is_scalar, chunk_outputs, length});
+    return RunFusedF32(body, {chunk_inputs, input_is_scalar, chunk_outputs,
+                              length, input_is_mask, output_is_mask});
   };
   if (n < 2 * kParallelElements) return run_chunk(0, n);
   const int64_t chunks =

@@ -54,6 +54,23 @@ struct IntVectorOf<64> {
 };
 template <typename V>
 using IntOf = typename IntVectorOf<sizeof(V)>::Type;
+// One byte a lane of V: pred masks as stored.
+template <int kLanes>
+struct ByteVectorOf;
+template <>
+struct ByteVectorOf<4> {
+  using Type = uint8_t __attribute__((vector_size(4)));
+};
+template <>
+struct ByteVectorOf<8> {
+  using Type = uint8_t __attribute__((vector_size(8)));
+};
+template <>
+struct ByteVectorOf<16> {
+  using Type = uint8_t __attribute__((vector_size(16)));
+};
+template <typename V>
+using BytesOf = typename ByteVectorOf<kLanesOf<V>>::Type;
 
 enum class Op : uint8_t {
   kAdd,
@@ -74,7 +91,14 @@ enum class Op : uint8_t {
   kLt,
   kSelect,  // select(mask, a, b): reads a third operand.
 };
-enum class Source : uint8_t { kAccumulator, kInput, kScalar, kSpill };
+// kMaskInput: a pred array, one byte an element, read as a mask.
+enum class Source : uint8_t {
+  kAccumulator,
+  kInput,
+  kMaskInput,
+  kScalar,
+  kSpill
+};
 
 struct Operand {
   Source source = Source::kAccumulator;
@@ -109,6 +133,7 @@ struct Plan {
   Instruction code[kMaxSteps];
   int size = 0;
   Operand outputs[kMaxOutputs];
+  bool output_is_mask[kMaxOutputs] = {};  // Written as pred bytes.
   int num_outputs = 0;
 };
 
@@ -182,7 +207,7 @@ bool ToOp(const ir::FusedStep& step, const bool* is_mask, Op* op) {
 }
 
 bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
-              Plan* plan) {
+              const bool* input_is_mask, Plan* plan) {
   const int num_inputs = body.num_inputs;
   const int num_steps = static_cast<int>(body.steps.size());
   if (num_inputs > kMaxInputs || num_steps > kMaxSteps || num_steps == 0 ||
@@ -207,8 +232,11 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
   if (num_spills > kMaxSpills) return false;
   auto operand = [&](int reg, int reader_step, Operand* out) {
     if (reg < num_inputs) {
-      *out = Operand{input_is_scalar[reg] ? Source::kScalar : Source::kInput,
-                     static_cast<uint8_t>(reg)};
+      const Source source =
+          input_is_scalar[reg]
+              ? Source::kScalar
+              : (input_is_mask[reg] ? Source::kMaskInput : Source::kInput);
+      *out = Operand{source, static_cast<uint8_t>(reg)};
       return true;
     }
     const int s = reg - num_inputs;
@@ -221,8 +249,10 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
     *out = Operand{Source::kSpill, static_cast<uint8_t>(slot_of[s])};
     return true;
   };
-  // Inputs are f32 arrays (the caller's rule); steps say what they define.
+  // Inputs are f32 or pred arrays (the caller's rule); steps say what they
+  // define.
   bool is_mask[kMaxInputs + kMaxSteps] = {};
+  for (int i = 0; i < num_inputs; ++i) is_mask[i] = input_is_mask[i];
   for (int s = 0; s < num_steps; ++s) {
     const ir::FusedStep& step = body.steps[s];
     Instruction& ins = plan->code[s];
@@ -253,10 +283,10 @@ bool MakePlan(const ir::FusedBody& body, const bool* input_is_scalar,
   plan->size = num_steps;
   for (size_t o = 0; o < body.outputs.size(); ++o) {
     const int reg = body.outputs[o];
-    // An input passed straight through is left to the generic path, and
-    // so is a mask (pred outputs are bytes, not floats).
-    if (reg < num_inputs || is_mask[reg]) return false;
+    // An input passed straight through is left to the generic path.
+    if (reg < num_inputs) return false;
     if (!operand(reg, num_steps, &plan->outputs[o])) return false;
+    plan->output_is_mask[o] = is_mask[reg];
   }
   plan->num_outputs = static_cast<int>(body.outputs.size());
   return true;
@@ -329,10 +359,26 @@ PJRTX_INLINE V Apply(const V& a, const V& b) {
 
 template <typename V>
 struct BlockState {
-  const float* const* inputs;
+  const void* const* inputs;
   const V* splats;
   float (*spills)[kMaxBlock];
 };
+
+// `kLanes` pred bytes as a mask vector: all bits set for nonzero bytes.
+template <typename V>
+PJRTX_INLINE V LoadMask(const uint8_t* p) {
+  BytesOf<V> bytes;
+  std::memcpy(&bytes, p, sizeof(bytes));
+  return std::bit_cast<V>(__builtin_convertvector(bytes, IntOf<V>) != 0);
+}
+
+// A mask vector as `kLanes` pred bytes, 1 where all bits are set.
+template <typename V>
+PJRTX_INLINE void StoreMask(uint8_t* p, const V& mask) {
+  const BytesOf<V> bytes =
+      __builtin_convertvector(std::bit_cast<IntOf<V>>(mask) & 1, BytesOf<V>);
+  std::memcpy(p, &bytes, sizeof(bytes));
+}
 
 template <typename V>
 PJRTX_INLINE Group<V> Fetch(const Operand& operand, const Group<V>& accumulator,
@@ -343,8 +389,15 @@ PJRTX_INLINE Group<V> Fetch(const Operand& operand, const Group<V>& accumulator,
     case Source::kAccumulator:
       return accumulator;
     case Source::kInput: {
-      const float* p = state.inputs[operand.index] + start;
+      const float* p =
+          static_cast<const float*>(state.inputs[operand.index]) + start;
       for (int k = 0; k < kVectors; ++k) g.v[k] = Load<V>(p + k * kLanes);
+      return g;
+    }
+    case Source::kMaskInput: {
+      const uint8_t* p =
+          static_cast<const uint8_t*>(state.inputs[operand.index]) + start;
+      for (int k = 0; k < kVectors; ++k) g.v[k] = LoadMask<V>(p + k * kLanes);
       return g;
     }
     case Source::kScalar:
@@ -412,7 +465,7 @@ PJRTX_INLINE void SelectGroup(const Group<V>& mask, const Group<V>& on_true,
 
 template <typename Stream, typename V = typename Stream::V>
 PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState<V>& state,
-                           int64_t start, float* const* outputs, bool stream) {
+                           int64_t start, void* const* outputs, bool stream) {
   constexpr int kLanes = kLanesOf<V>;
   // Left uninitialized: MakePlan lets a step read the accumulator only
   // when the step before wrote it, and an output only after the last step.
@@ -466,7 +519,12 @@ PJRTX_INLINE void RunBlock(const Plan& plan, const BlockState<V>& state,
   }
   for (int o = 0; o < plan.num_outputs; ++o) {
     const Group<V> g = Fetch(plan.outputs[o], accumulator, state, start);
-    float* p = outputs[o] + start;
+    if (plan.output_is_mask[o]) {
+      uint8_t* p = static_cast<uint8_t*>(outputs[o]) + start;
+      for (int k = 0; k < kVectors; ++k) StoreMask(p + k * kLanes, g.v[k]);
+      continue;
+    }
+    float* p = static_cast<float*>(outputs[o]) + start;
     for (int k = 0; k < kVectors; ++k) {
       if (stream) {
         Stream::Store(p + k * kLanes, g.v[k]);
@@ -483,16 +541,30 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
   using V = typename Stream::V;
   constexpr int kLanes = kLanesOf<V>;
   constexpr int kBlock = kLanes * kVectors;
+  const auto input_bytes = [&](int i) -> size_t {
+    return arrays.input_is_mask[i] ? 1 : sizeof(float);
+  };
+  const auto output_bytes = [&](int o) -> size_t {
+    return plan.output_is_mask[o] ? 1 : sizeof(float);
+  };
   alignas(64) float spills[kMaxSpills][kMaxBlock];
   V splats[kMaxInputs];
   for (int i = 0; i < num_inputs; ++i) {
     if (!arrays.input_is_scalar[i]) continue;
-    // Lane by lane: V{} + x would turn -0 into +0.
-    for (int l = 0; l < kLanes; ++l) splats[i][l] = arrays.inputs[i][0];
+    if (arrays.input_is_mask[i]) {
+      const bool set = *static_cast<const uint8_t*>(arrays.inputs[i]) != 0;
+      splats[i] = std::bit_cast<V>(IntOf<V>{} - (set ? 1 : 0));
+    } else {
+      // Lane by lane: V{} + x would turn -0 into +0.
+      const float x = *static_cast<const float*>(arrays.inputs[i]);
+      for (int l = 0; l < kLanes; ++l) splats[i][l] = x;
+    }
   }
   const int64_t n = arrays.n;
   bool stream = n * static_cast<int64_t>(sizeof(float)) >= kStreamBytes;
   for (int o = 0; o < plan.num_outputs; ++o) {
+    // Pred outputs are written through the caches whatever their size.
+    if (plan.output_is_mask[o]) continue;
     stream &= (reinterpret_cast<uintptr_t>(arrays.outputs[o]) & 63) == 0;
   }
   const BlockState<V> state{arrays.inputs, splats, spills};
@@ -502,8 +574,12 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
     // arithmetic, which the hardware prefetcher alone does not quite do.
     for (int i = 0; i < num_inputs; ++i) {
       if (arrays.input_is_scalar[i]) continue;
-      const float* ahead = arrays.inputs[i] + start + kPrefetchElements;
-      for (int l = 0; l < kBlock; l += 16) __builtin_prefetch(ahead + l);
+      const size_t bytes = input_bytes(i);
+      const char* ahead = static_cast<const char*>(arrays.inputs[i]) +
+                          (start + kPrefetchElements) * bytes;
+      for (size_t l = 0; l < kBlock * bytes; l += 64) {
+        __builtin_prefetch(ahead + l);
+      }
     }
     RunBlock<Stream>(plan, state, start, arrays.outputs, stream);
   }
@@ -513,19 +589,24 @@ PJRTX_INLINE void RunPlan(const Plan& plan, const F32FusedArrays& arrays,
   const int64_t rest = n - whole;
   alignas(64) float in_tail[kMaxInputs][kBlock] = {};
   alignas(64) float out_tail[kMaxOutputs][kBlock];
-  const float* tail_inputs[kMaxInputs];
-  float* tail_outputs[kMaxOutputs];
+  const void* tail_inputs[kMaxInputs];
+  void* tail_outputs[kMaxOutputs];
   for (int i = 0; i < num_inputs; ++i) {
     tail_inputs[i] = arrays.inputs[i];
     if (arrays.input_is_scalar[i]) continue;
-    std::memcpy(in_tail[i], arrays.inputs[i] + whole, rest * sizeof(float));
+    const size_t bytes = input_bytes(i);
+    std::memcpy(in_tail[i],
+                static_cast<const char*>(arrays.inputs[i]) + whole * bytes,
+                rest * bytes);
     tail_inputs[i] = in_tail[i];
   }
   for (int o = 0; o < plan.num_outputs; ++o) tail_outputs[o] = out_tail[o];
   const BlockState<V> tail_state{tail_inputs, splats, spills};
   RunBlock<Stream>(plan, tail_state, 0, tail_outputs, false);
   for (int o = 0; o < plan.num_outputs; ++o) {
-    std::memcpy(arrays.outputs[o] + whole, out_tail[o], rest * sizeof(float));
+    const size_t bytes = output_bytes(o);
+    std::memcpy(static_cast<char*>(arrays.outputs[o]) + whole * bytes,
+                out_tail[o], rest * bytes);
   }
 }
 
@@ -550,8 +631,22 @@ void RunBaseline(const Plan& plan, const F32FusedArrays& arrays,
 }  // namespace
 
 bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays) {
+  if (body.num_inputs > kMaxInputs ||
+      body.outputs.size() > static_cast<size_t>(kMaxOutputs)) {
+    return false;
+  }
+  const bool no_masks[kMaxInputs > kMaxOutputs ? kMaxInputs : kMaxOutputs] = {};
+  F32FusedArrays typed = arrays;
+  if (typed.input_is_mask == nullptr) typed.input_is_mask = no_masks;
+  if (typed.output_is_mask == nullptr) typed.output_is_mask = no_masks;
   Plan plan;
-  if (!MakePlan(body, arrays.input_is_scalar, &plan)) return false;
+  if (!MakePlan(body, typed.input_is_scalar, typed.input_is_mask, &plan)) {
+    return false;
+  }
+  // The caller's buffers must be of the type the body computes.
+  for (int o = 0; o < plan.num_outputs; ++o) {
+    if (plan.output_is_mask[o] != typed.output_is_mask[o]) return false;
+  }
   using RunFn = void (*)(const Plan&, const F32FusedArrays&, int);
   static const RunFn run = [] {
     switch (HostCpuFeatures().isa) {
@@ -564,7 +659,7 @@ bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays) {
     }
     return RunBaseline;
   }();
-  run(plan, arrays, body.num_inputs);
+  run(plan, typed, body.num_inputs);
   return true;
 }
 

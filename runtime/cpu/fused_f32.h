@@ -10,20 +10,25 @@ namespace pjrtx::cpu {
 
 // Where the vectors of one f32 fused evaluation live. `inputs[i]` points at
 // `n` elements, or at one element read at every position when
-// `input_is_scalar[i]`; `outputs[o]` has room for `n` elements.
+// `input_is_scalar[i]`; `outputs[o]` has room for `n` elements. Elements are
+// f32, or pred (one byte, 0 or 1) where `input_is_mask[i]` /
+// `output_is_mask[o]` say so (nullptr: none is).
 struct F32FusedArrays {
-  const float* const* inputs = nullptr;
+  const void* const* inputs = nullptr;
   const bool* input_is_scalar = nullptr;
-  float* const* outputs = nullptr;
+  void* const* outputs = nullptr;
   int64_t n = 0;
+  const bool* input_is_mask = nullptr;
+  const bool* output_is_mask = nullptr;
 };
 
 // Evaluates `body` when every step is f32 arithmetic the fast path knows
 // (add, subtract, multiply, divide, maximum, minimum, negate, abs, sqrt),
 // a compare of two f32 values (not TOTALORDER) or a select on such a
-// compare's result (ReLU's backward pass: select(x > 0, g, 0)), every
-// output is f32, and the body fits its fixed register budget; returns
-// false, having written nothing, otherwise.
+// compare's result or on a pred input (ReLU's backward pass:
+// select(x > 0, g, 0), the mask computed or saved by the forward pass),
+// every output is f32 or such a compare's pred, and the body fits its fixed
+// register budget; returns false, having written nothing, otherwise.
 //
 // Why this is fast: the body becomes a short accumulator program, run
 // eight vectors at a time (128 elements on AVX-512, 64 on AVX2, 32 on

@@ -274,19 +274,37 @@ func.func @main(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> (tensor<4x4xf32>, t
 
 TEST(FuseElementwiseTest, GroupOfOneStaysUnfused) {
   absl::StatusOr<ir::Program> program = Compile(R"(
-func.func @main(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<2x4xf32> {
-  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
-  %0 = stablehlo.add %x, %b : tensor<8xf32>
+func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<2x4xf32> {
+  %0 = stablehlo.add %x, %y : tensor<8xf32>
   %1 = stablehlo.reshape %0 : (tensor<8xf32>) -> tensor<2x4xf32>
   func.return %1 : tensor<2x4xf32>
 }
 )",
                                                 true);
   ASSERT_TRUE(program.ok()) << program.status();
-  // Nothing to fuse with: the broadcast stays too, as the add reads it.
-  EXPECT_THAT(
-      Opcodes(Entry(*program)),
-      ElementsAre(OpCode::kBroadcastInDim, OpCode::kBinary, OpCode::kReshape));
+  EXPECT_THAT(Opcodes(Entry(*program)),
+              ElementsAre(OpCode::kBinary, OpCode::kReshape));
+}
+
+TEST(FuseElementwiseTest, LoneOpReadingAScalarBroadcastIsFused) {
+  // ReLU's backward pass: fused, the select reads the zero as a scalar and
+  // its broadcast is never materialized.
+  absl::StatusOr<ir::Program> program = Compile(R"(
+func.func @main(%m: tensor<8xi1>, %g: tensor<8xf32>) -> tensor<2x4xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<8xf32>
+  %0 = stablehlo.select %m, %g, %b : tensor<8xi1>, tensor<8xf32>
+  %1 = stablehlo.reshape %0 : (tensor<8xf32>) -> tensor<2x4xf32>
+  func.return %1 : tensor<2x4xf32>
+}
+)",
+                                                true);
+  ASSERT_TRUE(program.ok()) << program.status();
+  const ir::Computation& entry = Entry(*program);
+  ASSERT_THAT(Opcodes(entry),
+              ElementsAre(OpCode::kConstant, OpCode::kFusedElementwise,
+                          OpCode::kReshape));
+  EXPECT_THAT(Ranks(entry.instructions[1].operand_types), ElementsAre(1, 1, 0));
 }
 
 TEST(FuseElementwiseTest, LoneOpComputingAnEntryResultIsFused) {
@@ -723,6 +741,22 @@ func.func @main(%x: tensor<$Nxf32>, %y: tensor<$Nxf32>, %s: tensor<f32>) -> (ten
 }
 )";
 
+// A dense layer's bias and activation as JAX lowers them, the ReLU an
+// outlined function: inlined, one group in the entry.
+constexpr char kOutlinedRelu[] = R"(
+func.func @main(%x: tensor<1000xf32>, %b: tensor<1000xf32>) -> tensor<1000xf32> {
+  %0 = stablehlo.add %x, %b : tensor<1000xf32>
+  %1 = call @relu(%0) : (tensor<1000xf32>) -> tensor<1000xf32>
+  return %1 : tensor<1000xf32>
+}
+func.func private @relu(%arg0: tensor<1000xf32>) -> tensor<1000xf32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<1000xf32>
+  %1 = stablehlo.maximum %arg0, %0 : tensor<1000xf32>
+  return %1 : tensor<1000xf32>
+}
+)";
+
 std::vector<EquivalenceCase> EquivalenceCases() {
   std::vector<EquivalenceCase> cases = {
       {"chain_f32", Chain("f32", "1024"), 1},
@@ -738,6 +772,8 @@ std::vector<EquivalenceCase> EquivalenceCases() {
       // %gt's and %ne's, %odd reads %total's and %both's).
       {"mixed_types", kMixedTypes, 1},
       {"dot_between_members", kDotBetweenMembers, 2},
+      // The entry's group, and @relu's own (it stays in the program).
+      {"outlined_relu", kOutlinedRelu, 2},
       {"region_captures", kCaptures, 4},
   };
   // Reductions that took in their input: innermost, outer and several

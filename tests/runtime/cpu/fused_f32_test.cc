@@ -180,10 +180,10 @@ TEST_P(FusedF32Test, MatchesPerElementReference) {
   const int64_t n = GetParam();
   Case c{AllForms(), {Values(n, 1), Values(n, 2), {0.5f}}};
   std::vector<std::vector<float>> outputs(2, std::vector<float>(n, 7.0f));
-  const float* inputs[] = {c.inputs[0].data(), c.inputs[1].data(),
-                           c.inputs[2].data()};
+  const void* inputs[] = {c.inputs[0].data(), c.inputs[1].data(),
+                          c.inputs[2].data()};
   const bool is_scalar[] = {false, false, true};
-  float* out[] = {outputs[0].data(), outputs[1].data()};
+  void* out[] = {outputs[0].data(), outputs[1].data()};
   ASSERT_TRUE(RunFusedF32(c.body, {inputs, is_scalar, out, n}));
   const std::vector<std::vector<float>> want = Reference(c, n);
   ExpectSameBits(outputs[0], want[0], "output 0");
@@ -207,10 +207,10 @@ TEST(FusedF32Test, StreamsIntoAlignedLargeOutputs) {
       static_cast<float*>(std::aligned_alloc(64, n * sizeof(float))));
   std::unique_ptr<float, Free> out1(
       static_cast<float*>(std::aligned_alloc(64, n * sizeof(float))));
-  const float* inputs[] = {c.inputs[0].data(), c.inputs[1].data(),
-                           c.inputs[2].data()};
+  const void* inputs[] = {c.inputs[0].data(), c.inputs[1].data(),
+                          c.inputs[2].data()};
   const bool is_scalar[] = {false, false, true};
-  float* out[] = {out0.get(), out1.get()};
+  void* out[] = {out0.get(), out1.get()};
   ASSERT_TRUE(RunFusedF32(c.body, {inputs, is_scalar, out, n}));
   const std::vector<std::vector<float>> want = Reference(c, n);
   ExpectSameBits(std::vector<float>(out0.get(), out0.get() + n), want[0],
@@ -221,10 +221,10 @@ TEST(FusedF32Test, StreamsIntoAlignedLargeOutputs) {
 
 TEST(FusedF32Test, DeclinesWhatItDoesNotCover) {
   const float x = 1.0f;
-  const float* inputs[] = {&x, &x};
+  const void* inputs[] = {&x, &x};
   const bool is_scalar[] = {false, false};
   float out = 0.0f;
-  float* outputs[] = {&out};
+  void* outputs[] = {&out};
   const F32FusedArrays arrays{inputs, is_scalar, outputs, 1};
 
   FusedBody tanh;  // Not in the fast set.
@@ -245,7 +245,7 @@ TEST(FusedF32Test, DeclinesWhatItDoesNotCover) {
   pass_through.steps = {Binary(BinaryOp::kAdd, 0, 1)};
   pass_through.outputs = {2, 0};
   float out2 = 0.0f;
-  float* two_outputs[] = {&out, &out2};
+  void* two_outputs[] = {&out, &out2};
   EXPECT_FALSE(RunFusedF32(pass_through, {inputs, is_scalar, two_outputs, 1}));
 
   FusedBody too_long;  // More steps than the register budget.
@@ -256,7 +256,7 @@ TEST(FusedF32Test, DeclinesWhatItDoesNotCover) {
   too_long.outputs = {101};
   EXPECT_FALSE(RunFusedF32(too_long, arrays));
 
-  FusedBody mask_out;  // A pred output: bytes, not floats.
+  FusedBody mask_out;  // A pred output into what the caller says is f32.
   mask_out.num_inputs = 2;
   mask_out.steps = {Compare(ir::ComparisonDirection::kGt, 0, 1)};
   mask_out.outputs = {2};
@@ -305,7 +305,7 @@ TEST_P(FusedF32Test, ComparesAndSelectsAsTheReferenceKernels) {
   const int64_t n = GetParam();
   const std::vector<float> x = Values(n, 5), g = Values(n, 6);
   const float zero = 0.0f;
-  const float* inputs[] = {x.data(), g.data(), &zero};
+  const void* inputs[] = {x.data(), g.data(), &zero};
   const bool is_scalar[] = {false, false, true};
 
   FusedBody relu_backward;
@@ -314,7 +314,7 @@ TEST_P(FusedF32Test, ComparesAndSelectsAsTheReferenceKernels) {
                          Select(3, 1, 2)};
   relu_backward.outputs = {4};
   std::vector<float> out(n, 7.0f);
-  float* outputs[] = {out.data()};
+  void* outputs[] = {out.data()};
   ASSERT_TRUE(RunFusedF32(relu_backward, {inputs, is_scalar, outputs, n}));
   std::vector<float> want(n);
   for (int64_t i = 0; i < n; ++i) want[i] = x[i] > 0.0f ? g[i] : 0.0f;
@@ -332,7 +332,7 @@ TEST_P(FusedF32Test, ComparesAndSelectsAsTheReferenceKernels) {
                   Binary(BinaryOp::kAdd, 6, 0)};
     body.outputs = {7, 6};
     std::vector<float> sum(n, 7.0f), chosen(n, 7.0f);
-    float* two[] = {sum.data(), chosen.data()};
+    void* two[] = {sum.data(), chosen.data()};
     ASSERT_TRUE(RunFusedF32(body, {inputs, is_scalar, two, n}));
     std::vector<float> want_sum(n), want_chosen(n);
     for (int64_t i = 0; i < n; ++i) {
@@ -343,6 +343,59 @@ TEST_P(FusedF32Test, ComparesAndSelectsAsTheReferenceKernels) {
     SCOPED_TRACE(static_cast<int>(direction));
     ExpectSameBits(chosen, want_chosen, "select");
     ExpectSameBits(sum, want_sum, "select + x");
+  }
+}
+
+// ReLU forward and backward as a training step runs them: the forward pass
+// writes max(x + b, 0) and the mask x + b > 0 (pred bytes), the backward
+// pass selects the gradient through that mask, and a rank-0 pred picks
+// between two values everywhere.
+TEST_P(FusedF32Test, ReadsAndWritesPredMasks) {
+  const int64_t n = GetParam();
+  const std::vector<float> x = Values(n, 7), b = Values(n, 8);
+  const float zero = 0.0f;
+  {
+    // 3 = x + b; 4 = max(3, 0); 5 = 3 > 0
+    FusedBody forward;
+    forward.num_inputs = 3;
+    forward.steps = {Binary(BinaryOp::kAdd, 0, 1),
+                     Binary(BinaryOp::kMaximum, 3, 2),
+                     Compare(ir::ComparisonDirection::kGt, 3, 2)};
+    forward.outputs = {4, 5};
+    const void* inputs[] = {x.data(), b.data(), &zero};
+    const bool is_scalar[] = {false, false, true};
+    const bool input_is_mask[] = {false, false, false};
+    const bool output_is_mask[] = {false, true};
+    std::vector<float> relu(n, 7.0f);
+    std::vector<uint8_t> mask(n, 7);
+    void* outputs[] = {relu.data(), mask.data()};
+    ASSERT_TRUE(RunFusedF32(forward, {inputs, is_scalar, outputs, n,
+                                      input_is_mask, output_is_mask}));
+    for (int64_t i = 0; i < n; ++i) {
+      const float sum = x[i] + b[i];
+      ASSERT_EQ(mask[i], sum > 0.0f ? 1 : 0) << "element " << i;
+    }
+  }
+  // 3 = select(mask, g, 0); 4 = select(p, 3, g)
+  std::vector<uint8_t> mask(n);
+  for (int64_t i = 0; i < n; ++i) mask[i] = (i % 3 == 0) ? 1 : 0;
+  for (const uint8_t pick : {uint8_t{0}, uint8_t{1}}) {
+    FusedBody backward;
+    backward.num_inputs = 4;
+    backward.steps = {Select(0, 1, 2), Select(3, 4, 1)};
+    backward.outputs = {5};
+    const void* inputs[] = {mask.data(), x.data(), &zero, &pick};
+    const bool is_scalar[] = {false, false, true, true};
+    const bool input_is_mask[] = {true, false, false, true};
+    std::vector<float> out(n, 7.0f);
+    void* outputs[] = {out.data()};
+    ASSERT_TRUE(RunFusedF32(
+        backward, {inputs, is_scalar, outputs, n, input_is_mask, nullptr}));
+    std::vector<float> want(n);
+    for (int64_t i = 0; i < n; ++i) {
+      want[i] = pick != 0 ? (mask[i] != 0 ? x[i] : 0.0f) : x[i];
+    }
+    ExpectSameBits(out, want, pick != 0 ? "masked" : "passed through");
   }
 }
 
