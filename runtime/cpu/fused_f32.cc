@@ -19,8 +19,13 @@ constexpr int kMaxInputs = 16;
 constexpr int kMaxSteps = 64;
 constexpr int kMaxOutputs = 8;
 constexpr int kMaxSpills = 16;
-constexpr int kVectors = 8;  // Per block: eight registers in flight.
-// The widest block: 8 vectors of AVX-512's 16 lanes.
+// Vectors per block. Each step of a block costs a fixed dispatch (an
+// indirect jump the predictor often misses) beside its arithmetic; an Adam
+// update (15 steps) ran 30 % faster in blocks of 16 vectors than of 8 on
+// the AVX2 path, and slower again in blocks of 32, whose spill slots and
+// operands no longer stay in L1.
+constexpr int kVectors = 16;
+// The widest block: kVectors of AVX-512's 16 lanes.
 constexpr int kMaxBlock = 16 * kVectors;
 // Outputs at least this large go around the caches: they would only evict
 // the inputs still to be read.

@@ -19,8 +19,8 @@
 namespace pjrtx {
 namespace {
 
-using ::testing::ElementsAre;
 using ir::OpCode;
+using ::testing::ElementsAre;
 
 absl::StatusOr<ir::Program> CompileOptimized(std::string_view text) {
   compiler::CompileOptions options;

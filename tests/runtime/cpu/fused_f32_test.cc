@@ -190,10 +190,12 @@ TEST_P(FusedF32Test, MatchesPerElementReference) {
   ExpectSameBits(outputs[1], want[1], "output 1");
 }
 
-// Around the 128-element block, and over the 4 MiB streaming threshold
-// (and its 64-byte alignment rule, which std::vector's 16 may not meet).
+// Around each path's block (64 elements on SSE, 128 on AVX2, 256 on
+// AVX-512), and over the 4 MiB streaming threshold (and its 64-byte
+// alignment rule, which std::vector's 16 may not meet).
 INSTANTIATE_TEST_SUITE_P(Lengths, FusedF32Test,
-                         ::testing::Values(1, 127, 128, 129, 1000,
+                         ::testing::Values(1, 63, 64, 65, 127, 128, 129, 255,
+                                           256, 257, 1000,
                                            (int64_t{1} << 20) + 77));
 
 TEST(FusedF32Test, StreamsIntoAlignedLargeOutputs) {
