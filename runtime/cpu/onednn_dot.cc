@@ -19,6 +19,7 @@
 #include "oneapi/dnnl/dnnl.hpp"
 #include "runtime/cpu/cpu_features.h"
 #include "runtime/cpu/index_util.h"
+#include "runtime/cpu/onednn_thread.h"
 #include "support/status_macros.h"
 
 namespace pjrtx::cpu {
@@ -36,6 +37,10 @@ using Groups = std::array<std::vector<int64_t>, 3>;
 // least this many columns: the copy reads and writes the lhs once, the
 // matmul reads it once per block of columns.
 constexpr int64_t kMinColumnsToCopyTransposedLhs = 64;
+
+// Matmuls of at least this many multiply-adds (a 64x128x128 one) run on
+// the process's oneDNN thread; the hand-off costs tens of microseconds.
+constexpr int64_t kMinMultiplyAddsOnOneDnnThread = int64_t{1} << 20;
 
 // Scratch regions start on a cache line, as oneDNN's kernels prefer.
 constexpr size_t kAlignment = 64;
@@ -217,6 +222,7 @@ struct OneDnnDot::Plan {
   size_t result_bytes = 0;
   // False when the result is empty or K is 0: Run then writes zeros.
   bool runs_matmul = false;
+  int64_t multiply_adds = 0;  // B * M * N * K.
   OperandPlan lhs, rhs;
   memory::desc result_desc;
   dnnl::matmul matmul;
@@ -260,6 +266,8 @@ absl::StatusOr<std::unique_ptr<OneDnnDot>> OneDnnDot::Create(
   plan->result_bytes = result.size_bytes();
   plan->runs_matmul =
       result.num_elements() > 0 && Product(lhs, dims.lhs_contracting) > 0;
+  plan->multiply_adds =
+      result.num_elements() * Product(lhs, dims.lhs_contracting);
   if (!plan->runs_matmul) {
     return std::unique_ptr<OneDnnDot>(new OneDnnDot(std::move(plan)));
   }
@@ -352,46 +360,57 @@ absl::Status OneDnnDot::Run(const void* lhs, const void* rhs, void* out) const {
     }
   }
   uint8_t* const base = static_cast<uint8_t*>(scratch.get());
-  try {
-    const dnnl::engine& engine = CpuEngine();
-    dnnl::stream stream(engine);
-    // Adds the scratchpad argument a primitive asks for (none when its
-    // scratchpad is empty).
-    auto with_scratchpad = [&](const memory::desc& desc,
-                               std::unordered_map<int, memory> args) {
-      if (desc.get_size() > 0) {
-        args.emplace(DNNL_ARG_SCRATCHPAD,
-                     memory(desc, engine, base + plan.scratchpad_offset));
-      }
-      return args;
-    };
-    auto read = [&](const OperandPlan& operand, const void* data,
-                    uint8_t* copy) {
-      // oneDNN takes non-const handles; it only reads sources.
-      void* const handle = const_cast<void*>(data);
-      if (!operand.copies) return memory(operand.matmul_desc, engine, handle);
-      operand.reorder.execute(
-          stream,
-          with_scratchpad(
-              operand.scratchpad_desc,
-              {{DNNL_ARG_FROM, memory(operand.source_desc, engine, handle)},
-               {DNNL_ARG_TO, memory(operand.copy_desc, engine, copy)}}));
-      return memory(operand.matmul_desc, engine, copy);
-    };
-    memory a = read(plan.lhs, lhs, base);
-    memory b = read(plan.rhs, rhs, base + plan.rhs_copy_offset);
-    plan.matmul.execute(
-        stream, with_scratchpad(
-                    plan.scratchpad_desc,
-                    {{DNNL_ARG_SRC, a},
-                     {DNNL_ARG_WEIGHTS, b},
-                     {DNNL_ARG_DST, memory(plan.result_desc, engine, out)}}));
-    stream.wait();
-  } catch (const dnnl::error& e) {
-    return absl::InternalError(
-        absl::StrCat("oneDNN dot_general failed: ", e.what()));
+  absl::Status status;
+  auto run = [&] {
+    try {
+      const dnnl::engine& engine = CpuEngine();
+      dnnl::stream stream(engine);
+      // Adds the scratchpad argument a primitive asks for (none when its
+      // scratchpad is empty).
+      auto with_scratchpad = [&](const memory::desc& desc,
+                                 std::unordered_map<int, memory> args) {
+        if (desc.get_size() > 0) {
+          args.emplace(DNNL_ARG_SCRATCHPAD,
+                       memory(desc, engine, base + plan.scratchpad_offset));
+        }
+        return args;
+      };
+      auto read = [&](const OperandPlan& operand, const void* data,
+                      uint8_t* copy) {
+        // oneDNN takes non-const handles; it only reads sources.
+        void* const handle = const_cast<void*>(data);
+        if (!operand.copies) return memory(operand.matmul_desc, engine, handle);
+        operand.reorder.execute(
+            stream,
+            with_scratchpad(
+                operand.scratchpad_desc,
+                {{DNNL_ARG_FROM, memory(operand.source_desc, engine, handle)},
+                 {DNNL_ARG_TO, memory(operand.copy_desc, engine, copy)}}));
+        return memory(operand.matmul_desc, engine, copy);
+      };
+      memory a = read(plan.lhs, lhs, base);
+      memory b = read(plan.rhs, rhs, base + plan.rhs_copy_offset);
+      plan.matmul.execute(
+          stream, with_scratchpad(
+                      plan.scratchpad_desc,
+                      {{DNNL_ARG_SRC, a},
+                       {DNNL_ARG_WEIGHTS, b},
+                       {DNNL_ARG_DST, memory(plan.result_desc, engine, out)}}));
+      stream.wait();
+    } catch (const dnnl::error& e) {
+      status = absl::InternalError(
+          absl::StrCat("oneDNN dot_general failed: ", e.what()));
+    }
+  };
+  // Large matmuls run on the one thread that calls oneDNN (one OpenMP
+  // team, onednn_thread.h); small ones here, where the hand-off would cost
+  // more than the matmul.
+  if (plan.multiply_adds >= kMinMultiplyAddsOnOneDnnThread) {
+    RunOnOneDnnThread(run);
+  } else {
+    run();
   }
-  return absl::OkStatus();
+  return status;
 }
 
 std::string OneDnnDot::implementation() const { return plan_->implementation; }
