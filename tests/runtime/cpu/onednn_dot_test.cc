@@ -248,6 +248,13 @@ TEST(OneDnnDotPlanTest, OtherTypesAreLeftToTheReferenceKernel) {
   }
 }
 
+// The plan for `layout` in f32.
+absl::StatusOr<std::unique_ptr<OneDnnDot>> PlanF32(const Layout& layout) {
+  return OneDnnDot::Create(Shape{ElementType::kF32, layout.lhs},
+                           Shape{ElementType::kF32, layout.rhs}, layout.dims(),
+                           Shape{ElementType::kF32, layout.result()}, false);
+}
+
 TEST(OneDnnDotPlanTest, TransposesAndBatchPositionsAreReadInPlace) {
   for (const Layout& layout : Layouts()) {
     if (layout.name != "LhsTransposed" && layout.name != "RhsTransposed" &&
@@ -255,10 +262,7 @@ TEST(OneDnnDotPlanTest, TransposesAndBatchPositionsAreReadInPlace) {
         layout.name != "TwoContractingDims") {
       continue;
     }
-    Shape result{ElementType::kF32, layout.result()};
-    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = OneDnnDot::Create(
-        Shape{ElementType::kF32, layout.lhs},
-        Shape{ElementType::kF32, layout.rhs}, layout.dims(), result, false);
+    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = PlanF32(layout);
     ASSERT_TRUE(dot.ok()) << dot.status();
     EXPECT_FALSE((*dot)->copies_lhs()) << layout.name;
     EXPECT_FALSE((*dot)->copies_rhs()) << layout.name;
@@ -273,10 +277,7 @@ TEST(OneDnnDotPlanTest, TransposedF32LhsOfAWideResultIsCopiedFirst) {
         layout.name != "BothTransposedWide") {
       continue;
     }
-    Shape result{ElementType::kF32, layout.result()};
-    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = OneDnnDot::Create(
-        Shape{ElementType::kF32, layout.lhs},
-        Shape{ElementType::kF32, layout.rhs}, layout.dims(), result, false);
+    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = PlanF32(layout);
     ASSERT_TRUE(dot.ok()) << dot.status();
     EXPECT_TRUE((*dot)->copies_lhs()) << layout.name;
     EXPECT_FALSE((*dot)->copies_rhs()) << layout.name;
@@ -289,10 +290,7 @@ TEST(OneDnnDotPlanTest, GroupsNoStrideDescribesAreCopiedFirst) {
         layout.name != "TwoBatchDimsInOtherOrders") {
       continue;
     }
-    Shape result{ElementType::kF32, layout.result()};
-    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = OneDnnDot::Create(
-        Shape{ElementType::kF32, layout.lhs},
-        Shape{ElementType::kF32, layout.rhs}, layout.dims(), result, false);
+    absl::StatusOr<std::unique_ptr<OneDnnDot>> dot = PlanF32(layout);
     ASSERT_TRUE(dot.ok()) << dot.status();
     EXPECT_TRUE((*dot)->copies_lhs() || (*dot)->copies_rhs()) << layout.name;
   }
