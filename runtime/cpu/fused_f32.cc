@@ -2,6 +2,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -640,7 +641,8 @@ bool RunFusedF32(const ir::FusedBody& body, const F32FusedArrays& arrays) {
       body.outputs.size() > static_cast<size_t>(kMaxOutputs)) {
     return false;
   }
-  const bool no_masks[kMaxInputs > kMaxOutputs ? kMaxInputs : kMaxOutputs] = {};
+  // Callers without pred arrays pass no flags: every array is f32.
+  const bool no_masks[std::max(kMaxInputs, kMaxOutputs)] = {};
   F32FusedArrays typed = arrays;
   if (typed.input_is_mask == nullptr) typed.input_is_mask = no_masks;
   if (typed.output_is_mask == nullptr) typed.output_is_mask = no_masks;
